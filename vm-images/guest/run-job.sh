@@ -1,0 +1,105 @@
+#!/bin/sh
+# The job runner, run by the guest's init chrooted into the host root.
+# Why a separate script: init only knows how to reach the host; everything a
+# cell does (noise, bpftrace, insmod, waiting, copying results) is here, in
+# the order DESIGN.md gives, reading the parameters from the cell's job.env.
+# Exit status: 0 the module reported SUCCESS, 1 it reported FAILURE,
+# 2 setup error (wrong kernel, insmod refused, bpftrace did not attach),
+# 4 the module did not finish in RUN_TIMEOUT.
+cell=${1:?usage: run-job.sh CELL_DIR}
+DBG=/sys/kernel/debug/htab_torture
+ATTACH_TIMEOUT=60
+RUN_TIMEOUT=600
+BPFTRACE=
+NOISE_CMD=
+TEST_ACTION=
+. "$cell/job.env" || exit 2
+
+up() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" > /dev/console; }
+phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
+
+finish() {
+	dmesg > "$cell/dmesg.txt" 2>/dev/null
+	sync
+	log "runner: exit $1"
+	exit "$1"
+}
+
+phase T_BOOT_DONE
+log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
+if [ "$(uname -r)" != "$KERNEL_RELEASE" ]; then
+	log "runner: module built for $KERNEL_RELEASE, guest runs $(uname -r)"
+	finish 2
+fi
+
+# Test-only actions, to prove the harness classifies broken guests.
+case "$TEST_ACTION" in
+panic) echo 1 > /proc/sys/kernel/sysrq; echo c > /proc/sysrq-trigger ;;
+hang) log "runner: hanging on purpose"; while :; do sleep 3600; done ;;
+warn) echo "WARNING: CPU: 0 PID: 1 at test/htab_torture.c:1 test_warning+0x0/0x10" > /dev/kmsg ;;
+esac
+
+if [ -n "$NOISE_CMD" ]; then
+	log "runner: noise: $NOISE_CMD"
+	sh -c "exec $NOISE_CMD" > "$cell/noise.log" 2>&1 &
+	noise_pid=$!
+fi
+
+bt_pids=
+if [ -n "$BPFTRACE" ]; then
+	mkdir -p "$cell/bpftrace"
+	for bt in $BPFTRACE; do
+		name=$(basename "$bt" .bt)
+		bpftrace -f json -o "$cell/bpftrace/$name.ndjson" "$bt" \
+			2> "$cell/bpftrace/$name.stderr" &
+		bt_pids="$bt_pids $!"
+	done
+	# Stress must not start before every probe is live, or the first
+	# seconds of the run are missing from the histogram.
+	for bt in $BPFTRACE; do
+		name=$(basename "$bt" .bt)
+		t=0
+		until grep -q attached_probes "$cell/bpftrace/$name.ndjson" 2>/dev/null; do
+			sleep 0.5
+			t=$((t + 1))
+			if [ $t -ge $((ATTACH_TIMEOUT * 2)) ]; then
+				log "runner: bpftrace $name did not attach in ${ATTACH_TIMEOUT}s"
+				cat "$cell/bpftrace/$name.stderr" > /dev/console
+				finish 2
+			fi
+		done
+	done
+	log "runner: bpftrace attached"
+fi
+phase T_ATTACHED
+
+phase T_STRESS_START
+log "runner: insmod $MODULE $MODPARAMS"
+if ! insmod "$MODULE" $MODPARAMS 2> "$cell/insmod.err"; then
+	log "runner: insmod refused: $(cat "$cell/insmod.err")"
+	finish 2
+fi
+t=0
+until [ "$(cat $DBG/status 2>/dev/null)" = done ]; do
+	sleep 0.2
+	t=$((t + 1))
+	if [ $t -ge $((RUN_TIMEOUT * 5)) ]; then
+		log "runner: module not done after ${RUN_TIMEOUT}s"
+		rmmod htab_torture
+		finish 4
+	fi
+done
+phase T_STRESS_END
+cat $DBG/results > "$cell/module.json.tmp" && mv "$cell/module.json.tmp" "$cell/module.json"
+rmmod htab_torture || log "runner: rmmod failed"
+
+for p in $bt_pids; do kill -INT "$p"; done
+for p in $bt_pids; do wait "$p"; done
+[ -n "${noise_pid:-}" ] && { kill -INT "$noise_pid"; wait "$noise_pid"; }
+phase T_COPY_DONE
+
+if grep -q '"result": *"SUCCESS"' "$cell/module.json"; then
+	finish 0
+fi
+finish 1

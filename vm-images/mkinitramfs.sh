@@ -1,0 +1,43 @@
+#!/bin/sh
+# Builds the guest initramfs: busybox (static), our init, and the kernel
+# modules the guest needs before it can reach the host over 9p
+# (Debian builds virtio, 9p and virtio_console as modules).
+# Usage: mkinitramfs.sh KERNEL_RELEASE OUTPUT.cpio.gz
+set -eu
+kver=$1
+out=$2
+here=$(cd "$(dirname "$0")" && pwd)
+[ -d "/lib/modules/$kver" ] || {
+	echo "mkinitramfs: no /lib/modules/$kver (install linux-image-$kver)" >&2
+	exit 2
+}
+# Load order matters: each module after the ones it depends on.
+mods="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
+netfs fscache 9pnet 9pnet_virtio 9p virtio_console"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin" "$tmp/sbin" "$tmp/etc" "$tmp/proc" "$tmp/sys" "$tmp/dev" \
+	"$tmp/lib/modules" "$tmp/host"
+cp /bin/busybox "$tmp/bin/busybox"
+for app in $("$tmp/bin/busybox" --list); do
+	[ "$app" = busybox ] && continue
+	ln -sf busybox "$tmp/bin/$app"
+done
+: > "$tmp/etc/modules.order"
+for m in $mods; do
+	# A module may be built in (variant kernels): then there is nothing to load.
+	f=$(modinfo -k "$kver" -n "$m" 2>/dev/null) || continue
+	case "$f" in
+	*.ko) cp "$f" "$tmp/lib/modules/$m.ko" ;;
+	*.ko.xz) xz -dc "$f" > "$tmp/lib/modules/$m.ko" ;;
+	*.ko.zst) zstd -dc "$f" > "$tmp/lib/modules/$m.ko" ;;
+	*) continue ;;
+	esac
+	echo "$m" >> "$tmp/etc/modules.order"
+done
+cp "$here/guest/init" "$tmp/init"
+chmod 755 "$tmp/init"
+(cd "$tmp" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $out ($(wc -c < "$out") bytes, modules: $(tr '\n' ' ' < "$tmp/etc/modules.order"))"
