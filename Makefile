@@ -1,0 +1,66 @@
+# htab-torture — top-level build, setup and test entry points.
+#   make deps    install the Debian packages the kit needs (idempotent)
+#   make         build the module (against the distro guest kernel) and the harness
+#   make image   build the guest initramfs
+#   make run     set up and run the main job on defaults, print the table
+#   make check   set up and run every test (unit, module build, VM)
+
+# The guest kernel: Debian's newest installed linux-image-amd64 that also has
+# headers (the module must be built against exactly the kernel that boots).
+KVER ?= $(shell ls /usr/src 2>/dev/null | sed -n 's/^linux-headers-\(.*-amd64\)$$/\1/p' | \
+	while read v; do [ -e /boot/vmlinuz-$$v ] && echo $$v; done | sort -V | tail -n 1)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+INITRAMFS := vm-images/out/initramfs-$(KVER).cpio.gz
+RUN_OUT ?= results/run-$(shell date +%Y%m%d-%H%M%S)
+
+# One list, read by `make deps` and by .ci/run through it.
+DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
+	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static \
+	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
+	libbpf-dev bpftool clang llvm linux-source-6.1 bc flex bison \
+	libelf-dev libssl-dev dwarves rsync
+
+.PHONY: all deps module harness image run check unit-tests kmod-test vm-tests clean
+
+all: module harness
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "deps: all Debian packages present"; fi
+
+module:
+	@[ -n "$(KVER)" ] || { echo "error: no guest kernel: need /boot/vmlinuz-X and /usr/src/linux-headers-X (make deps)" >&2; exit 2; }
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+harness:
+	$(MAKE) -C harness
+
+image: $(INITRAMFS)
+
+$(INITRAMFS): vm-images/mkinitramfs.sh vm-images/guest/init
+	vm-images/mkinitramfs.sh $(KVER) $@
+
+run: deps
+	$(MAKE) all image
+	./harness/htab-torture run --cpus 2 --workload full_update --duration 3 --out $(RUN_OUT)
+
+unit-tests: harness
+	$(MAKE) -C tests/unit check
+
+check: deps
+	$(MAKE) all image
+	tests/run-tests.sh
+
+clean:
+	$(MAKE) -C kmod KDIR=$(KDIR) clean
+	$(MAKE) -C harness clean
+	rm -rf vm-images/out tests/out
+
+# For tests: the guest kernel release the module is built for.
+print-kver:
+	@echo $(KVER)

@@ -1,0 +1,23 @@
+#!/bin/bash
+# Bad input to the harness gets a one-line error naming the value and what
+# is valid, and exit status 2 — before any VM is booted.
+. "$(dirname "$0")/../lib.sh"
+d=$(fresh_dir cli_errors)
+check() {	# expected-substring, args...
+	local want=$1; shift
+	local err rc
+	err=$("$HT" "$@" 2>&1 >/dev/null); rc=$?
+	expect_eq "exit status of '$*'" "$rc" 2
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': error is not one line: $err"
+	[[ $err == *"$want"* ]] || fail "'$*': error '$err' lacks '$want'"
+	echo "ok: '$*' -> $err"
+}
+check "0" run --cpus 0 --workload full_update --duration 3 --out "$d"
+check "abc" run --cpus abc --workload full_update --duration 3 --out "$d"
+check "nosuch" run --cpus 2 --workload nosuch --duration 3 --out "$d"
+check "full_update" run --cpus 2 --workload nosuch --duration 3 --out "$d"
+check "-5" run --cpus 2 --workload full_update --duration -5 --out "$d"
+check "/nonexistent/vmlinuz" run --cpus 2 --workload full_update --duration 3 \
+	--kernel-image /nonexistent/vmlinuz --out "$d"
+check "--bogus" run --bogus
+[ -z "$(ls "$d")" ] || fail "a rejected run wrote into its --out"
