@@ -19,13 +19,29 @@ up() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" > /dev/console; }
 phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
 
+# Observers are stopped on every exit path: bpftrace prints its maps only
+# when it is interrupted, and noise must not outlive the measurement.
+stop_observers() {
+	for p in $bt_pids; do kill -INT "$p" 2>/dev/null; done
+	for p in $bt_pids; do wait "$p"; done
+	bt_pids=
+	if [ -n "$noise_pid" ]; then
+		kill -INT "$noise_pid" 2>/dev/null
+		wait "$noise_pid"
+		noise_pid=
+	fi
+}
+
 finish() {
+	stop_observers
 	dmesg > "$cell/dmesg.txt" 2>/dev/null
 	sync
 	log "runner: exit $1"
 	exit "$1"
 }
 
+bt_pids=
+noise_pid=
 phase T_BOOT_DONE
 log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
 if [ "$(uname -r)" != "$KERNEL_RELEASE" ]; then
@@ -46,7 +62,6 @@ if [ -n "$NOISE_CMD" ]; then
 	noise_pid=$!
 fi
 
-bt_pids=
 if [ -n "$BPFTRACE" ]; then
 	mkdir -p "$cell/bpftrace"
 	for bt in $BPFTRACE; do
@@ -94,9 +109,7 @@ phase T_STRESS_END
 cat $DBG/results > "$cell/module.json.tmp" && mv "$cell/module.json.tmp" "$cell/module.json"
 rmmod htab_torture || log "runner: rmmod failed"
 
-for p in $bt_pids; do kill -INT "$p"; done
-for p in $bt_pids; do wait "$p"; done
-[ -n "${noise_pid:-}" ] && { kill -INT "$noise_pid"; wait "$noise_pid"; }
+stop_observers
 phase T_COPY_DONE
 
 if grep -q '"result": *"SUCCESS"' "$cell/module.json"; then
