@@ -13,6 +13,7 @@ RUN_TIMEOUT=600
 BPFTRACE=
 NOISE_CMD=
 TEST_ACTION=
+JOB_SCRIPT=
 . "$cell/job.env" || exit 2
 
 up() { cut -d' ' -f1 /proc/uptime; }
@@ -56,6 +57,15 @@ hang) log "runner: hanging on purpose"; while :; do sleep 3600; done ;;
 warn) echo "WARNING: CPU: 0 PID: 1 at test/htab_torture.c:1 test_warning+0x0/0x10" > /dev/kmsg ;;
 esac
 
+# A custom job (tests, or a user's own sequence) replaces the standard
+# insmod-wait-rmmod sequence; it is sourced so it can use log, phase, $cell,
+# and its exit status is the job's. Observers still run around it.
+run_custom_job() {
+	log "runner: custom job $JOB_SCRIPT"
+	( . "$JOB_SCRIPT" )
+	finish $?
+}
+
 if [ -n "$NOISE_CMD" ]; then
 	log "runner: noise: $NOISE_CMD"
 	sh -c "exec $NOISE_CMD" > "$cell/noise.log" 2>&1 &
@@ -89,30 +99,39 @@ if [ -n "$BPFTRACE" ]; then
 fi
 phase T_ATTACHED
 
-phase T_STRESS_START
-log "runner: insmod $MODULE $MODPARAMS"
-if ! insmod "$MODULE" $MODPARAMS 2> "$cell/insmod.err"; then
-	log "runner: insmod refused: $(cat "$cell/insmod.err")"
-	finish 2
-fi
-t=0
-until [ "$(cat $DBG/status 2>/dev/null)" = done ]; do
-	sleep 0.2
-	t=$((t + 1))
-	if [ $t -ge $((RUN_TIMEOUT * 5)) ]; then
-		log "runner: module not done after ${RUN_TIMEOUT}s"
-		rmmod htab_torture
-		finish 4
+# run_module OUT_JSON PARAMS...: one insmod-wait-copy-rmmod cycle.
+# Returns 0 when the module reported SUCCESS, 1 FAILURE, 2 insmod refused,
+# 4 not done in RUN_TIMEOUT. Custom jobs call it too.
+run_module() {
+	out=$1; shift
+	log "runner: insmod $MODULE $*"
+	if ! insmod "$MODULE" "$@" 2> "$cell/insmod.err"; then
+		log "runner: insmod refused: $(cat "$cell/insmod.err")"
+		return 2
 	fi
-done
-phase T_STRESS_END
-cat $DBG/results > "$cell/module.json.tmp" && mv "$cell/module.json.tmp" "$cell/module.json"
-rmmod htab_torture || log "runner: rmmod failed"
+	t=0
+	until [ "$(cat $DBG/status 2>/dev/null)" = done ]; do
+		sleep 0.2
+		t=$((t + 1))
+		if [ $t -ge $((RUN_TIMEOUT * 5)) ]; then
+			log "runner: module not done after ${RUN_TIMEOUT}s"
+			cat $DBG/results > "$out.partial" 2>/dev/null
+			rmmod htab_torture
+			return 4
+		fi
+	done
+	cat $DBG/results > "$out.tmp" && mv "$out.tmp" "$out"
+	rmmod htab_torture || log "runner: rmmod failed"
+	grep -q '"result": *"SUCCESS"' "$out" && return 0
+	return 1
+}
 
+[ -n "$JOB_SCRIPT" ] && run_custom_job
+
+phase T_STRESS_START
+run_module "$cell/module.json" $MODPARAMS
+rc=$?
+phase T_STRESS_END
 stop_observers
 phase T_COPY_DONE
-
-if grep -q '"result": *"SUCCESS"' "$cell/module.json"; then
-	finish 0
-fi
-finish 1
+finish $rc
