@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * full_update_driver.h - what the BPF side of full_update_driver and its
+ * loader both need to know: the per-CPU counter record.
+ */
+#ifndef FULL_UPDATE_DRIVER_H
+#define FULL_UPDATE_DRIVER_H
+
+/* bpf_loop() refuses more iterations than this (BPF_MAX_LOOPS in 6.1). */
+#define FULL_UPDATE_MAX_LOOPS (1U << 23)
+
+/*
+ * One record per CPU (a BPF per-CPU array slot), so the hot path never
+ * shares a cache line with another CPU and needs no atomics.
+ */
+struct full_update_stats {
+	__u64 prog_runs;	/* getpgid() calls of our process seen by the prog */
+	__u64 updates;		/* bpf_map_update_elem() calls made */
+	__u64 update_ok;	/* ... that succeeded: must stay 0 (map is full) */
+	__u64 update_e2big;	/* ... that failed with E2BIG: the expected outcome */
+	__u64 update_other;	/* ... that failed with anything else */
+	__u64 loop_ns;		/* time spent inside bpf_loop(), bpf_ktime_get_ns() */
+};
+
+#endif /* FULL_UPDATE_DRIVER_H */
