@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * htab_torture: stress the BPF hash map element allocator (the per-CPU
+ * freelist of preallocated maps, bpf_mem_alloc otherwise, the LRU lists)
+ * from one bound kthread per CPU, calling the map ops as a BPF program
+ * does. Parameters, lifecycle, the controller thread and debugfs live
+ * here; the workloads are in wl_*.c, the verdict in verify.c.
+ *
+ * insmod returns once the threads exist; a controller kthread fills the
+ * map, releases the workers together, waits for them (they stop on a
+ * ktime deadline), runs the verdict and publishes
+ * /sys/kernel/debug/htab_torture/{status,results}.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/panic.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "htab_torture.h"
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("BPF hash map allocator torture test");
+
+#define ht_param(type, name, init, msg)		\
+	static type name = init;		\
+	module_param(name, type, 0444);		\
+	MODULE_PARM_DESC(name, msg)
+
+static char *workload = "full_update";
+module_param(workload, charp, 0444);
+MODULE_PARM_DESC(workload, "full_update overwrite batch_add_batch_del add_del_on_diff_cpu lookup churn");
+static char *map_type = "hash";
+module_param(map_type, charp, 0444);
+MODULE_PARM_DESC(map_type, "hash percpu_hash lru_hash lru_percpu_hash");
+static char *cpus = "";
+module_param(cpus, charp, 0444);
+MODULE_PARM_DESC(cpus, "cpulist of worker CPUs (\"\" or -1: all online)");
+ht_param(int, prealloc, 1, "Preallocate elements (0: BPF_F_NO_PREALLOC; LRU needs 1)");
+ht_param(int, max_entries, 4096, "Map capacity (1..2097152)");
+ht_param(int, value_size, 8, "Value size in bytes (1..4096)");
+ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
+ht_param(int, time_ops, 1, "Time every map op into latency histograms (0|1)");
+ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
+ht_param(int, map_id, 0, "Adopt this existing hash map instead of creating one (0: create)");
+
+struct ht_ctx ht;
+
+static const struct ht_workload *ht_workloads[] = {
+	&ht_wl_full_update, &ht_wl_overwrite, &ht_wl_batch_add_batch_del,
+	&ht_wl_add_del_on_diff_cpu, &ht_wl_lookup, &ht_wl_churn,
+};
+
+static const struct {
+	const char *name;
+	enum bpf_map_type type;
+} ht_map_types[] = {
+	{ "hash", BPF_MAP_TYPE_HASH },
+	{ "percpu_hash", BPF_MAP_TYPE_PERCPU_HASH },
+	{ "lru_hash", BPF_MAP_TYPE_LRU_HASH },
+	{ "lru_percpu_hash", BPF_MAP_TYPE_LRU_PERCPU_HASH },
+};
+
+static const struct {
+	const char *name;
+	int *val;
+	int min;
+	int max;
+} ht_bounds[] = {
+	{ "prealloc", &prealloc, 0, 1 },
+	{ "max_entries", &max_entries, 1, 2097152 },
+	{ "value_size", &value_size, 1, 4096 },
+	{ "duration_ms", &duration_ms, 100, 600000 },
+	{ "time_ops", &time_ops, 0, 1 },
+	{ "fill_pct", &fill_pct, 0, 100 },
+	{ "map_id", &map_id, 0, INT_MAX },
+};
+
+static bool ht_cpus_allocated;
+
+static int ht_parse_names(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ht_workloads); i++)
+		if (!strcmp(workload, ht_workloads[i]->name))
+			ht.wl = ht_workloads[i];
+	if (!ht.wl) {
+		pr_err("workload=%s unknown; valid:", workload);
+		for (i = 0; i < ARRAY_SIZE(ht_workloads); i++)
+			pr_cont(" %s", ht_workloads[i]->name);
+		pr_cont("\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
+		if (!strcmp(map_type, ht_map_types[i].name)) {
+			ht.map_type_name = ht_map_types[i].name;
+			ht.map_type = ht_map_types[i].type;
+		}
+	if (!ht.map_type_name) {
+		pr_err("map_type=%s unknown; valid:", map_type);
+		for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
+			pr_cont(" %s", ht_map_types[i].name);
+		pr_cont("\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ht_validate_params(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(ht_bounds); i++) {
+		if (*ht_bounds[i].val < ht_bounds[i].min ||
+		    *ht_bounds[i].val > ht_bounds[i].max) {
+			pr_err("%s=%d out of range %d..%d\n", ht_bounds[i].name,
+			       *ht_bounds[i].val, ht_bounds[i].min,
+			       ht_bounds[i].max);
+			return -EINVAL;
+		}
+	}
+	ret = ht_parse_names();
+	if (ret)
+		return ret;
+	ht.lru = ht.map_type == BPF_MAP_TYPE_LRU_HASH ||
+		 ht.map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	ht.percpu = ht.map_type == BPF_MAP_TYPE_PERCPU_HASH ||
+		    ht.map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	/* hashtab.c refuses BPF_F_NO_PREALLOC on LRU maps: say so first. */
+	if (!map_id && ht.lru && !prealloc) {
+		pr_err("map_type=%s needs prealloc=1: LRU maps are always preallocated\n",
+		       map_type);
+		return -EINVAL;
+	}
+	ht.prealloc = prealloc;
+	ht.max_entries = max_entries;
+	ht.value_size = value_size;
+	ht.duration_ms = duration_ms;
+	ht.time_ops = time_ops;
+	ht.fill_pct = fill_pct;
+	return 0;
+}
+
+static void ht_wait_for_stop(void)
+{
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(HZ / 10);
+}
+
+static int ht_worker(void *arg)
+{
+	struct ht_thread *t = arg;
+	u64 t0, now;
+
+	wait_event_interruptible(ht.start_wq, smp_load_acquire(&ht.started) ||
+				 kthread_should_stop());
+	if (smp_load_acquire(&ht.started) && !kthread_should_stop()) {
+		t0 = ktime_get_ns();
+		do {
+			ht.wl->step(t);
+			cond_resched();
+			now = ktime_get_ns();
+		} while (!READ_ONCE(ht.stop) && now < ht.end_ns);
+		t->stats->ns = now - t0;
+	}
+	if (atomic_dec_and_test(&ht.nr_running))
+		wake_up(&ht.done_wq);
+	ht_wait_for_stop();
+	return 0;
+}
+
+void ht_report_events(const char *test_name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ht.nr_threads; i++)
+		pr_info("%d:%s %llu events per sec\n", ht.threads[i].cpu,
+			test_name, ht_rate(ht.threads[i].steps,
+					   ht.threads[i].stats->ns));
+}
+
+/* Seed 002: one "op" is 64 map ops; per-prod-op is the mean per thread. */
+void ht_report_per_prod_op(void)
+{
+	u64 sum = 0, r;
+	unsigned int i;
+
+	for (i = 0; i < ht.nr_threads; i++) {
+		struct ht_thread *t = &ht.threads[i];
+
+		/* hundredths of k/s */
+		r = t->stats->ns ? mul_u64_u64_div_u64(t->steps, 100000000ULL,
+						       t->stats->ns) : 0;
+		sum += r;
+		pr_info("%d:%s per-prod-op %llu.%02llu k/s\n", t->cpu,
+			ht.wl->name, r / 100, r % 100);
+	}
+	r = div_u64(sum, ht.nr_threads);
+	pr_info("%-20s per-prod-op : %llu.%02llu k/s\n", ht.wl->name,
+		r / 100, r % 100);
+}
+
+/* Fill keys 0..n-1 for a workload's setup; failures become setup_errors. */
+int ht_fill_for_setup(u32 n)
+{
+	int ret = ht_map_fill(n, BPF_NOEXIST);
+
+	if (ret < 0)
+		return ret;
+	ht.setup_errors += ret;
+	return 0;
+}
+
+static void ht_print_end(void)
+{
+	const struct ht_verdict *v = &ht.verdict;
+	bool ok = !v->nr_failures;
+
+	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d fill_pct=%u map_id=%u%s%s\n",
+		 ok ? "SUCCESS" : "FAILURE", ht.wl->name, ht.map_type_name,
+		 ht.prealloc, ht.max_entries, ht.value_size, ht.duration_ms,
+		 cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
+		 ht.fill_pct, ht.map_id, ok ? "" : " failed: ",
+		 ok ? "" : v->failures[0]);
+}
+
+static void ht_finish(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ht.nr_threads; i++)
+		ht_stats_merge(ht.total, ht.threads[i].stats);
+	ht_verify();
+	if (READ_ONCE(ht.abort))
+		return;
+	if (ht_results_build())
+		ht_verdict_fail("could not build the results JSON");
+	ht.wl->report();
+	ht_print_end();
+	smp_store_release(&ht.done, true);
+}
+
+static int ht_controller(void *unused)
+{
+	int ret = 0;
+
+	if (ht.wl->setup)
+		ret = ht.wl->setup();
+	if (ret || READ_ONCE(ht.abort))
+		goto out;
+
+	ht.start_ns = ktime_get_ns();
+	ht.end_ns = ht.start_ns + (u64)ht.duration_ms * NSEC_PER_MSEC;
+	smp_store_release(&ht.started, true);
+	wake_up_all(&ht.start_wq);
+
+	while (atomic_read(&ht.nr_running) && !kthread_should_stop())
+		wait_event_interruptible_timeout(ht.done_wq,
+				!atomic_read(&ht.nr_running) ||
+				kthread_should_stop(), HZ);
+	ht.duration_ns = ktime_get_ns() - ht.start_ns;
+	if (!kthread_should_stop() && !READ_ONCE(ht.abort))
+		ht_finish();
+out:
+	ht_wait_for_stop();
+	return 0;
+}
+
+static ssize_t ht_status_read(struct file *file, char __user *buf,
+			      size_t count, loff_t *ppos)
+{
+	const char *s = smp_load_acquire(&ht.done) ? "done\n" : "running\n";
+
+	return simple_read_from_buffer(buf, count, ppos, s, strlen(s));
+}
+
+static ssize_t ht_results_read(struct file *file, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	static const char running[] =
+		"{\"module\": \"htab_torture\", \"status\": \"running\"}\n";
+
+	if (!smp_load_acquire(&ht.done))
+		return simple_read_from_buffer(buf, count, ppos, running,
+					       sizeof(running) - 1);
+	return simple_read_from_buffer(buf, count, ppos, ht.results,
+				       ht.results_len);
+}
+
+static const struct file_operations ht_status_fops = {
+	.owner = THIS_MODULE,
+	.read = ht_status_read,
+	.llseek = default_llseek,
+};
+
+static const struct file_operations ht_results_fops = {
+	.owner = THIS_MODULE,
+	.read = ht_results_read,
+	.llseek = default_llseek,
+};
+
+/* One cleanup for init's unwind and module_exit; safe to run twice. */
+static void ht_cleanup(void)
+{
+	unsigned int i;
+
+	WRITE_ONCE(ht.abort, true);
+	WRITE_ONCE(ht.stop, true);
+	for (i = 0; ht.threads && i < ht.nr_threads; i++) {
+		if (ht.threads[i].task) {
+			kthread_stop(ht.threads[i].task);
+			put_task_struct(ht.threads[i].task);
+			ht.threads[i].task = NULL;
+		}
+	}
+	if (ht.controller) {
+		kthread_stop(ht.controller);
+		put_task_struct(ht.controller);
+		ht.controller = NULL;
+	}
+	debugfs_remove_recursive(ht.dir);
+	ht.dir = NULL;
+	ht_map_close();
+	for (i = 0; ht.threads && i < ht.nr_threads; i++) {
+		kvfree(ht.threads[i].stats);
+		kfree(ht.threads[i].value);
+	}
+	kfree(ht.threads);
+	ht.threads = NULL;
+	kvfree(ht.results);
+	ht.results = NULL;
+	kvfree(ht.total);
+	ht.total = NULL;
+	kfree(ht.ctl_value);
+	ht.ctl_value = NULL;
+	if (ht_cpus_allocated) {
+		free_cpumask_var(ht.cpus);
+		ht_cpus_allocated = false;
+	}
+}
+
+static int ht_alloc_threads(void)
+{
+	unsigned int i = 0;
+	int cpu;
+
+	ht.threads = kcalloc(ht.nr_threads, sizeof(*ht.threads), GFP_KERNEL);
+	ht.total = kvzalloc(sizeof(*ht.total), GFP_KERNEL);
+	if (!ht.threads || !ht.total)
+		return -ENOMEM;
+	for_each_cpu(cpu, ht.cpus) {
+		struct ht_thread *t = &ht.threads[i];
+
+		t->idx = i++;
+		t->cpu = cpu;
+		t->stats = kvzalloc(sizeof(*t->stats), GFP_KERNEL);
+		t->value = kzalloc(round_up(ht.value_size, 8), GFP_KERNEL);
+		if (!t->stats || !t->value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Workers wait for the controller's start signal; hold a task ref each. */
+static int ht_start_threads(void)
+{
+	struct task_struct *task;
+	unsigned int i;
+
+	atomic_set(&ht.nr_running, ht.nr_threads);
+	for (i = 0; i < ht.nr_threads; i++) {
+		task = kthread_create_on_cpu(ht_worker, &ht.threads[i],
+					     ht.threads[i].cpu, "htab_torture/%u");
+		if (IS_ERR(task))
+			return PTR_ERR(task);
+		get_task_struct(task);
+		ht.threads[i].task = task;
+		wake_up_process(task);
+	}
+	task = kthread_run(ht_controller, NULL, "htab_torture_ctl");
+	if (IS_ERR(task))
+		return PTR_ERR(task);
+	get_task_struct(task);
+	ht.controller = task;
+	return 0;
+}
+
+static int __init ht_init(void)
+{
+	int ret;
+
+	memset(&ht, 0, sizeof(ht));
+	init_waitqueue_head(&ht.start_wq);
+	init_waitqueue_head(&ht.done_wq);
+	ht.warn_at_start = test_taint(TAINT_WARN);
+
+	ret = ht_validate_params();
+	if (ret)
+		return ret;
+	if (!zalloc_cpumask_var(&ht.cpus, GFP_KERNEL))
+		return -ENOMEM;
+	ht_cpus_allocated = true;
+	ret = ht_cpus_parse(cpus, ht.cpus);
+	if (ret)
+		goto fail;
+	ht.nr_threads = cpumask_weight(ht.cpus);
+	if (ht.wl->validate) {
+		ret = ht.wl->validate();
+		if (ret)
+			goto fail;
+	}
+	ret = -ENOMEM;
+	ht.ctl_value = kzalloc(round_up(value_size, 8), GFP_KERNEL);
+	if (!ht.ctl_value)
+		goto fail;
+	ret = ht_map_open(map_id);
+	if (ret)
+		goto fail;
+	/* an adopted map may have a larger value than the parameter said */
+	if (round_up(ht.value_size, 8) > round_up(value_size, 8)) {
+		kfree(ht.ctl_value);
+		ht.ctl_value = kzalloc(round_up(ht.value_size, 8), GFP_KERNEL);
+		if (!ht.ctl_value) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	ht.expected_errors = ht.wl->expected_errors |
+			     (ht.lru ? ht.wl->lru_expected_errors : 0);
+	ret = ht_alloc_threads();
+	if (ret)
+		goto fail;
+
+	ht.dir = debugfs_create_dir("htab_torture", NULL);
+	debugfs_create_file("status", 0444, ht.dir, NULL, &ht_status_fops);
+	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
+
+	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d fill_pct=%u map_id=%u\n",
+		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,
+		ht.value_size, ht.duration_ms, cpumask_pr_args(ht.cpus),
+		ht.time_ops, ht.fill_pct, ht.map_id);
+	ret = ht_start_threads();
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	ht_cleanup();
+	return ret;
+}
+
+static void __exit ht_exit(void)
+{
+	ht_cleanup();
+}
+
+module_init(ht_init);
+module_exit(ht_exit);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The map under test: created in-kernel through kern_sys_bpf() or
+ * adopted by id, plus the bulk fill and delete-all used by setup and
+ * by the verdict.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/fdtable.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include "htab_torture.h"
+
+/* Exported by kernel/bpf/syscall.c (for light skeletons) but in no header. */
+int kern_sys_bpf(int cmd, union bpf_attr *attr, unsigned int size);
+
+/*
+ * Both paths go through a file descriptor of insmod's own table; we take
+ * our own reference with bpf_map_get() and close the fd at once, so
+ * nothing is left in the calling process.
+ */
+static struct bpf_map *ht_map_from_fd(int fd)
+{
+	struct bpf_map *map = bpf_map_get(fd);
+
+	close_fd(fd);
+	return map;
+}
+
+static int ht_map_create(void)
+{
+	union bpf_attr attr;
+	struct bpf_map *map;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = ht.map_type;
+	attr.key_size = sizeof(u32);
+	attr.value_size = ht.value_size;
+	attr.max_entries = ht.max_entries;
+	attr.map_flags = ht.prealloc ? 0 : BPF_F_NO_PREALLOC;
+	strscpy(attr.map_name, "htab_torture", sizeof(attr.map_name));
+
+	fd = kern_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0) {
+		pr_err("BPF_MAP_CREATE %s max_entries=%u value_size=%u prealloc=%d failed: %d\n",
+		       ht.map_type_name, ht.max_entries, ht.value_size,
+		       ht.prealloc, fd);
+		return fd;
+	}
+	map = ht_map_from_fd(fd);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	ht.map = map;
+	return 0;
+}
+
+static int ht_map_adopt(u32 id)
+{
+	union bpf_attr attr;
+	struct bpf_map *map;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = id;
+	fd = kern_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr, sizeof(attr));
+	if (fd < 0) {
+		pr_err("map_id=%u: BPF_MAP_GET_FD_BY_ID failed: %d\n", id, fd);
+		return fd;
+	}
+	map = ht_map_from_fd(fd);
+	if (IS_ERR(map))
+		return PTR_ERR(map);
+	ht.map = map;
+
+	switch (map->map_type) {
+	case BPF_MAP_TYPE_HASH:
+		ht.map_type_name = "hash";
+		break;
+	case BPF_MAP_TYPE_PERCPU_HASH:
+		ht.map_type_name = "percpu_hash";
+		break;
+	case BPF_MAP_TYPE_LRU_HASH:
+		ht.map_type_name = "lru_hash";
+		break;
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		ht.map_type_name = "lru_percpu_hash";
+		break;
+	default:
+		pr_err("map_id=%u: map type %d is not a hash map (valid: hash percpu_hash lru_hash lru_percpu_hash)\n",
+		       id, map->map_type);
+		return -EINVAL;
+	}
+	if (map->key_size != sizeof(u32)) {
+		pr_err("map_id=%u: key_size %u, need 4 (u32 keys)\n",
+		       id, map->key_size);
+		return -EINVAL;
+	}
+	ht.map_type = map->map_type;
+	ht.lru = map->map_type == BPF_MAP_TYPE_LRU_HASH ||
+		 map->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	ht.percpu = map->map_type == BPF_MAP_TYPE_PERCPU_HASH ||
+		    map->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	ht.prealloc = !(map->map_flags & BPF_F_NO_PREALLOC);
+	ht.max_entries = map->max_entries;
+	ht.value_size = map->value_size;
+	ht.map_id = id;
+	pr_info("map_id=%u adopted: %s max_entries=%u value_size=%u prealloc=%d (map_type/max_entries/value_size/prealloc parameters ignored)\n",
+		id, ht.map_type_name, ht.max_entries, ht.value_size,
+		ht.prealloc);
+	return 0;
+}
+
+int ht_map_open(u32 map_id)
+{
+	return map_id ? ht_map_adopt(map_id) : ht_map_create();
+}
+
+void ht_map_close(void)
+{
+	if (ht.map) {
+		bpf_map_put(ht.map);
+		ht.map = NULL;
+	}
+}
+
+/*
+ * Insert keys 0..n-1. Returns the number of failed inserts, or -EINTR
+ * when the module is being unloaded.
+ */
+int ht_map_fill(u32 n, u64 flags)
+{
+	int failed = 0;
+	u32 key;
+
+	for (key = 0; key < n; key++) {
+		if (ht_map_update_raw(key, ht.ctl_value, flags))
+			failed++;
+		if (!(key % 256)) {
+			cond_resched();
+			if (READ_ONCE(ht.abort))
+				return -EINTR;
+		}
+	}
+	return failed;
+}
+
+/*
+ * Delete every element, whatever its key, by walking get_next_key from
+ * the key just deleted (a missing key restarts at the first bucket, so
+ * the walk cannot skip anything). Returns 0, -EINTR on unload, or the
+ * first delete error.
+ */
+int ht_map_delete_all(u64 *deleted)
+{
+	struct bpf_map *map = ht.map;
+	u32 key, next;
+	u64 n = 0;
+	int ret;
+
+	rcu_read_lock();
+	ret = map->ops->map_get_next_key(map, NULL, &key);
+	rcu_read_unlock();
+	while (!ret) {
+		rcu_read_lock();
+		ret = map->ops->map_get_next_key(map, &key, &next);
+		rcu_read_unlock();
+		if (ht_map_delete_raw(key)) {
+			*deleted = n;
+			return -EIO;
+		}
+		n++;
+		if (ret) {
+			/* @key was the last one: look again from the start. */
+			rcu_read_lock();
+			ret = map->ops->map_get_next_key(map, NULL, &next);
+			rcu_read_unlock();
+		}
+		key = next;
+		if (!(n % 256)) {
+			cond_resched();
+			if (READ_ONCE(ht.abort)) {
+				*deleted = n;
+				return -EINTR;
+			}
+		}
+	}
+	*deleted = n;
+	return 0;
+}

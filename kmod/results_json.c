@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results file (harness/FORMAT.md, "Module results"): built once,
+ * at the end of the run, into a buffer sized from the thread count.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/utsname.h>
+#include "htab_torture.h"
+
+/* Worst case: every bucket of every op non-empty, ~60 bytes each. */
+#define HT_JSON_FIXED	(4096 + HT_NR_OPS * HT_HIST_BUCKETS * 64)
+#define HT_JSON_THREAD	640
+
+/* seq_buf_puts() is not exported in 6.1 */
+#define ht_puts(s, str)	seq_buf_printf(s, "%s", str)
+
+/* "X.Y" with one decimal, without floating point. */
+static void ht_json_rate(struct seq_buf *s, u64 n, u64 ns)
+{
+	u64 tenths = ns ? mul_u64_u64_div_u64(n, 10 * NSEC_PER_SEC, ns) : 0;
+
+	seq_buf_printf(s, "%llu.%llu", div_u64(tenths, 10),
+		       tenths - div_u64(tenths, 10) * 10);
+}
+
+static void ht_json_errors(struct seq_buf *s, const struct ht_stats *st)
+{
+	const char *sep = "";
+	unsigned int i;
+
+	ht_puts(s, "{");
+	for (i = 0; i < HT_NR_KNOWN_ERR; i++) {
+		if (!st->err[i])
+			continue;
+		seq_buf_printf(s, "%s\"%s\": %llu", sep, ht_err_names[i],
+			       st->err[i]);
+		sep = ", ";
+	}
+	if (st->other_err)
+		seq_buf_printf(s, "%s\"E%d\": %llu", sep, st->other_errno,
+			       st->other_err);
+	ht_puts(s, "}");
+}
+
+static void ht_json_params(struct seq_buf *s)
+{
+	seq_buf_printf(s, "  \"params\": {\"workload\": \"%s\", \"map_type\": \"%s\", \"prealloc\": %d,\n",
+		       ht.wl->name, ht.map_type_name, ht.prealloc);
+	seq_buf_printf(s, "             \"max_entries\": %u, \"value_size\": %u, \"duration_ms\": %u,\n",
+		       ht.max_entries, ht.value_size, ht.duration_ms);
+	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d,\n",
+		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops);
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"map_id\": %u},\n",
+		       ht.fill_pct, ht.map_id);
+}
+
+static void ht_json_per_cpu(struct seq_buf *s)
+{
+	unsigned int i;
+
+	ht_puts(s, "  \"per_cpu\": [");
+	for (i = 0; i < ht.nr_threads; i++) {
+		struct ht_thread *t = &ht.threads[i];
+
+		seq_buf_printf(s, "%s\n    {\"cpu\": %d, \"ops\": %llu, \"steps\": %llu, \"ns\": %llu, \"ops_per_sec\": ",
+			       i ? "," : "", t->cpu, t->stats->ops, t->steps,
+			       t->stats->ns);
+		ht_json_rate(s, t->stats->ops, t->stats->ns);
+		ht_puts(s, ", \"errors\": ");
+		ht_json_errors(s, t->stats);
+		seq_buf_printf(s, ", \"unexpected_errors\": %llu}",
+			       t->stats->unexpected);
+	}
+	ht_puts(s, "],\n");
+}
+
+static void ht_json_hist(struct seq_buf *s, const struct ht_hist *h)
+{
+	const char *sep = "";
+	unsigned int i;
+	u64 lo, hi;
+
+	seq_buf_printf(s, "{\"count\": %llu, \"min\": %llu, \"max\": %llu, \"sum\": %llu, \"p50\": %llu, \"p99\": %llu,\n               \"buckets\": [",
+		       h->count, h->min, h->max, h->sum,
+		       ht_hist_percentile(h, 50), ht_hist_percentile(h, 99));
+	for (i = 0; i < HT_HIST_BUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		ht_hist_bucket_range(i, &lo, &hi);
+		seq_buf_printf(s, "%s[%llu, %llu, %llu]", sep, lo, hi, h->b[i]);
+		sep = ", ";
+	}
+	ht_puts(s, "]}");
+}
+
+static void ht_json_latency(struct seq_buf *s)
+{
+	const char *sep = "";
+	unsigned int op;
+
+	ht_puts(s, "  \"latency_ns\": {");
+	for (op = 0; op < HT_NR_OPS; op++) {
+		if (!ht.total->hist[op].count)
+			continue;
+		seq_buf_printf(s, "%s\n    \"%s\": ", sep, ht_op_names[op]);
+		ht_json_hist(s, &ht.total->hist[op]);
+		sep = ",";
+	}
+	ht_puts(s, "},\n");
+}
+
+static void ht_json_verdict(struct seq_buf *s)
+{
+	const struct ht_verdict *v = &ht.verdict;
+	char buf[16];
+
+	seq_buf_printf(s, "  \"verdict\": {\"capacity\": %u, \"reinserted\": %u, \"found\": %u, \"residual\": %llu, \"extra_insert_errno\": \"%s\",\n",
+		       v->capacity, v->reinserted, v->found, v->residual,
+		       v->extra_insert_err ?
+		       ht_errno_name(v->extra_insert_err, buf, sizeof(buf)) :
+		       "none");
+	seq_buf_printf(s, "              \"unexpected_errors\": %llu, \"setup_errors\": %llu, \"warns\": %d, \"lru_slack\": %u}\n",
+		       v->unexpected_errors, ht.setup_errors, v->warns,
+		       v->lru_slack);
+}
+
+static void ht_json_failures(struct seq_buf *s)
+{
+	const struct ht_verdict *v = &ht.verdict;
+	int i;
+
+	ht_puts(s, "[");
+	for (i = 0; i < v->nr_failures; i++) {
+		/* messages are ours: no quotes or backslashes in them */
+		seq_buf_printf(s, "%s\"%s\"", i ? ", " : "", v->failures[i]);
+	}
+	ht_puts(s, "]");
+}
+
+int ht_results_build(void)
+{
+	size_t size = HT_JSON_FIXED + (size_t)ht.nr_threads * HT_JSON_THREAD;
+	struct seq_buf s;
+	char *buf;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	seq_buf_init(&s, buf, size);
+
+	seq_buf_printf(&s, "{\n  \"module\": \"htab_torture\", \"kernel_release\": \"%s\",\n",
+		       utsname()->release);
+	ht_puts(&s, "  \"status\": \"done\",\n");
+	ht_json_params(&s);
+	seq_buf_printf(&s, "  \"result\": \"%s\", \"failures\": ",
+		       ht.verdict.nr_failures ? "FAILURE" : "SUCCESS");
+	ht_json_failures(&s);
+	seq_buf_printf(&s, ",\n  \"duration_ns\": %llu,\n", ht.duration_ns);
+	seq_buf_printf(&s, "  \"totals\": {\"ops\": %llu, \"ops_per_sec\": ",
+		       ht.total->ops);
+	ht_json_rate(&s, ht.total->ops, ht.duration_ns);
+	ht_puts(&s, ", \"errors\": ");
+	ht_json_errors(&s, ht.total);
+	ht_puts(&s, "},\n");
+	ht_json_per_cpu(&s);
+	ht_json_latency(&s);
+	ht_json_verdict(&s);
+	ht_puts(&s, "}\n");
+
+	if (seq_buf_has_overflowed(&s)) {
+		pr_err("results JSON overflowed %zu bytes\n", size);
+		kvfree(buf);
+		return -EOVERFLOW;
+	}
+	ht.results_len = seq_buf_used(&s);
+	ht.results = buf;
+	return 0;
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * full_update (seed 000): the map is filled to capacity, then every
+ * worker updates keys that are not in it, so every update of a
+ * preallocated map pops an empty freelist and fails with E2BIG. This is
+ * the path where 6.1's __pcpu_freelist_pop skips empty per-CPU lists.
+ */
+#include "htab_torture.h"
+
+static int full_update_setup(void)
+{
+	return ht_fill_for_setup(ht.max_entries);
+}
+
+/* Keys max_entries and up are never in the map; threads interleave. */
+static void full_update_step(struct ht_thread *t)
+{
+	unsigned int i;
+	u32 key;
+
+	for (i = 0; i < HT_BATCH; i++) {
+		key = ht.max_entries +
+		      ((t->cursor++ * ht.nr_threads + t->idx) & 0x7fffffff);
+		ht_update(t, key, BPF_ANY);
+	}
+	t->steps += HT_BATCH;
+}
+
+static void full_update_report(void)
+{
+	ht_report_events("hash_map_full_perf");
+}
+
+const struct ht_workload ht_wl_full_update = {
+	.name = "full_update",
+	.setup = full_update_setup,
+	.step = full_update_step,
+	.report = full_update_report,
+	.expected_errors = HT_ERRBIT(HT_E2BIG),
+};
