@@ -253,17 +253,18 @@ static int report(const struct full_update_stats *st, int nr_possible,
 
 	printf("# detail: loop_s = time inside bpf_loop(); wall_ev/s = updates / elapsed %.3f s\n",
 	       elapsed);
-	printf("# %4s %10s %12s %12s %8s %8s %9s %12s %10s\n", "cpu", "prog_runs",
-	       "updates", "e2big", "ok", "other", "loop_s", "wall_ev/s", "getpgid/s");
-	printf("# %4s %10s %12s %12s %8s %8s %9s %12s %10s\n", "", "count", "count",
-	       "count", "count", "count", "s", "1/s", "1/s");
+	printf("# %4s %10s %12s %12s %8s %8s %9s %12s %10s %9s\n", "cpu", "prog_runs",
+	       "updates", "e2big", "ok", "other", "loop_s", "wall_ev/s", "getpgid/s",
+	       "other_err");
+	printf("# %4s %10s %12s %12s %8s %8s %9s %12s %10s %9s\n", "", "count", "count",
+	       "count", "count", "count", "s", "1/s", "1/s", "-errno");
 	for (i = 0; i < n; i++) {
 		const struct full_update_stats *s = &st[ws[i].cpu];
 
-		printf("# %4d %10llu %12llu %12llu %8llu %8llu %9.3f %12.0f %10.0f\n",
+		printf("# %4d %10llu %12llu %12llu %8llu %8llu %9.3f %12.0f %10.0f %9lld\n",
 		       ws[i].cpu, s->prog_runs, s->updates, s->update_e2big, s->update_ok,
 		       s->update_other, s->loop_ns / 1e9, s->updates / elapsed,
-		       ws[i].calls / elapsed);
+		       ws[i].calls / elapsed, s->other_err);
 	}
 
 	if (!sum.updates) {

@@ -20,6 +20,7 @@ struct full_update_stats {
 	__u64 update_e2big;	/* ... that failed with E2BIG: the expected outcome */
 	__u64 update_other;	/* ... that failed with anything else */
 	__u64 loop_ns;		/* time spent inside bpf_loop(), bpf_ktime_get_ns() */
+	__s64 other_err;	/* the last "other" error, to say what went wrong */
 };
 
 #endif /* FULL_UPDATE_DRIVER_H */
