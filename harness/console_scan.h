@@ -1,0 +1,25 @@
+/*
+ * Classifies guest console (or dmesg) text: finds the first kernel report
+ * (panic, Oops, BUG:, WARNING:, soft lockup, RCU stall, hung task, lockdep,
+ * GPF, KASAN) and titles it the way syzkaller does ("WARNING in func").
+ */
+#ifndef HT_CONSOLE_SCAN_H
+#define HT_CONSOLE_SCAN_H
+
+enum crash_kind {
+	CK_NONE, CK_PANIC, CK_OOPS, CK_BUG, CK_GPF, CK_WARNING, CK_SOFT_LOCKUP,
+	CK_HARD_LOCKUP, CK_RCU_STALL, CK_HUNG_TASK, CK_LOCKDEP, CK_KASAN,
+};
+
+struct console_report {
+	enum crash_kind kind;		/* of the first report */
+	char signature[256];		/* one line, e.g. "BUG: soft lockup in foo" */
+	char line[256];			/* the console line that started it */
+	int lineno;			/* 1-based */
+	int nreports;			/* report start lines seen in total */
+};
+
+/* Returns 1 when a report was found (r filled), 0 for a clean console. */
+int console_scan(const char *text, struct console_report *r);
+const char *crash_kind_name(enum crash_kind k);
+#endif

@@ -1,0 +1,33 @@
+/*
+ * htab-torture: the host side of the kit. Boots test VMs that stress the BPF
+ * hash map's element allocator and records one verdict per matrix cell.
+ * Subcommands: run (report, compare and merge read what run writes).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "run.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: htab-torture COMMAND [OPTIONS]\n"
+	      "commands:\n"
+	      "  run      boot the matrix of cells and write OUT/<cell>/cell.json, OUT/summary.json\n"
+	      "run 'htab-torture run --help' for its options\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "error: unknown command '%s': must be one of run\n", argv[1]);
+	return 2;
+}

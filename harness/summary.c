@@ -1,0 +1,162 @@
+/*
+ * OUT/summary.json and the end-of-run table. The table has a units row;
+ * repeated cells get a mean ± stddev row so a reader sees the spread.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "summary.h"
+#include "util.h"
+
+int summary_write(const char *out_dir, json_t *cells)
+{
+	char path[4096];
+	json_t *root = json_pack("{s:O}", "cells", cells);
+	char *dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int err = -1;
+
+	snprintf(path, sizeof(path), "%s/summary.json", out_dir);
+	if (dump) {
+		size_t n = strlen(dump);
+		char *d = realloc(dump, n + 2);
+
+		if (d) {
+			dump = d;
+			strcpy(dump + n, "\n");
+			err = write_file_atomic(path, dump, n + 1);
+		}
+	}
+	if (err)
+		fprintf(stderr, "error: cannot write %s\n", path);
+	free(dump);
+	json_decref(root);
+	return err;
+}
+
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+static void fmt_num(char *buf, size_t n, double v, int prec)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+}
+
+#define ROW "%-5s %-5s %-20s %14s %14s %10s %10s  %s\n"
+
+static void print_cell(FILE *f, json_t *c)
+{
+	json_t *pop = json_object_get(c, "pop_ns");
+	char vc[16], ops[32], per[32], p50[32], p99[32], verdict[300];
+	const char *sig = str(c, "signature");
+
+	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c, "vcpus")));
+	fmt_num(ops, sizeof(ops), num(c, "ops_per_sec"), 0);
+	fmt_num(per, sizeof(per), num(c, "ops_per_sec_per_cpu"), 0);
+	fmt_num(p50, sizeof(p50), num(pop, "p50"), 0);
+	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
+	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
+		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
+	fprintf(f, ROW, vc, str(c, "accel"), str(c, "workload"), ops, per, p50, p99, verdict);
+}
+
+static bool same_config(json_t *a, json_t *b)
+{
+	return json_equal(json_object_get(a, "vcpus"), json_object_get(b, "vcpus")) &&
+	       json_equal(json_object_get(a, "workload"), json_object_get(b, "workload")) &&
+	       json_equal(json_object_get(a, "kernel"), json_object_get(b, "kernel")) &&
+	       json_equal(json_object_get(a, "noise"), json_object_get(b, "noise"));
+}
+
+/* mean ± sample stddev of ops/s over PASS cells of one configuration. */
+static void print_spread(FILE *f, json_t *cells, size_t first, bool *done)
+{
+	json_t *c0 = json_array_get(cells, first), *c;
+	double sum = 0, sq = 0, v;
+	int n = 0, npass = 0, total = 0;
+	size_t i;
+	char ops[64], verdict[32], vc[16];
+
+	json_array_foreach(cells, i, c) {
+		if (i < first || !same_config(c0, c))
+			continue;
+		done[i] = true;
+		total++;
+		if (strcmp(str(c, "verdict"), "PASS"))
+			continue;
+		npass++;
+		v = num(c, "ops_per_sec");
+		if (isnan(v))
+			continue;
+		sum += v;
+		sq += v * v;
+		n++;
+	}
+	if (total < 2)
+		return;
+	if (n >= 2) {
+		double mean = sum / n, sd = sqrt(fmax(0, (sq - n * mean * mean) / (n - 1)));
+
+		snprintf(ops, sizeof(ops), "%.0f±%.0f", mean, sd);
+	} else {
+		snprintf(ops, sizeof(ops), "-");
+	}
+	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c0, "vcpus")));
+	snprintf(verdict, sizeof(verdict), "%d/%d PASS", npass, total);
+	fprintf(f, ROW, vc, str(c0, "accel"), str(c0, "workload"), ops, "", "", "", verdict);
+}
+
+void summary_print(FILE *f, json_t *cells)
+{
+	size_t i, n = json_array_size(cells);
+	bool tcg = false, repeats = false, *done = calloc(n ? n : 1, sizeof(bool));
+	json_t *c;
+
+	fprintf(f, ROW, "vCPUs", "accel", "workload", "ops/s total", "ops/s per CPU",
+		"pop p50", "pop p99", "verdict");
+	fprintf(f, ROW, "", "", "", "ops/s", "ops/s/CPU", "ns", "ns", "");
+	json_array_foreach(cells, i, c) {
+		print_cell(f, c);
+		tcg |= !strcmp(str(c, "accel"), "tcg");
+		repeats |= json_integer_value(json_object_get(c, "repeat")) > 0;
+	}
+	if (repeats && done) {
+		fprintf(f, "\nover repeats (mean ± stddev of PASS cells):\n");
+		json_array_foreach(cells, i, c)
+			if (!done[i])
+				print_spread(f, cells, i, done);
+	}
+	if (tcg)
+		fprintf(f, "(tcg: emulated, not hardware figures)\n");
+	free(done);
+}
+
+int summary_exit_code(json_t *cells)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cells, i, c) {
+		const char *v = str(c, "verdict");
+
+		if (strcmp(v, "PASS") && strcmp(v, "SKIP"))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,30 @@
+/* Small helpers shared by the harness: growable string lists, files, quoting. */
+#ifndef HT_UTIL_H
+#define HT_UTIL_H
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strv {
+	char **v;	/* NULL-terminated */
+	size_t n, cap;
+};
+
+int strv_push(struct strv *sv, const char *s);
+int strv_pushf(struct strv *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strv_free(struct strv *sv);
+/* Split "a,b,c" into sv; empty items are an error (returns -1). */
+int strv_split(struct strv *sv, const char *s, char sep);
+
+/* Whole file into a NUL-terminated malloc'd buffer; NULL + errno on error. */
+char *read_file(const char *path, size_t *len);
+/* Write via PATH.tmp + rename so readers never see half a file. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+int mkdir_p(const char *path);
+bool file_exists(const char *path);
+/* Shell-quote one word for display ('…' with '\'' for quotes). */
+char *shell_quote(const char *s);
+/* QEMU option values double a comma to escape it. */
+char *qemu_escape(const char *s);
+double now_mono(void);
+#endif
