@@ -20,10 +20,12 @@ int report_run_dir(const char *dir, bool quiet)
 	struct rep_plots p = { 0 };
 	json_t *env = NULL;
 	char path[4200];
-	int ret = 2;
+	int ret = 1;
 
-	if (rep_run_load(&r, dir))
+	if (rep_run_load(&r, dir)) {
+		ret = 2;
 		goto cleanup;
+	}
 	env = rep_env_build(&r);
 	if (rep_plots_make(&r, &p))
 		goto cleanup;
@@ -67,7 +69,7 @@ int cmd_report(int argc, char **argv)
 		if (argc > 1 && argv[1][0] == '-')
 			fprintf(stderr, "report: unknown option %s\n", argv[1]);
 		usage(stderr);
-		return 1;
+		return 2;
 	}
 	return report_run_dir(argv[1], false);
 }

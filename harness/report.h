@@ -6,7 +6,7 @@
 #define HT_REPORT_H
 #include <stdbool.h>
 
-/* 0 written; 1 usage error; 2 the run could not be read or written. */
+/* 0 written; 2 usage error or RUN_DIR not a directory; 1 an output could not be written. */
 int cmd_report(int argc, char **argv);
 /* The same for a directory, quiet (for tests). */
 int report_run_dir(const char *dir, bool quiet);

@@ -40,6 +40,10 @@ static void set_str(char **dst, json_t *v)
 {
 	char *s = dup_str(v);
 
+	if (s && !*s) {		/* "signature": "" means none */
+		free(s);
+		s = NULL;
+	}
 	if (s) {
 		free(*dst);
 		*dst = s;
