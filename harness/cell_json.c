@@ -285,7 +285,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	module_result_free(&mod);
 	add_bpftrace(c, cell, j);
 
-	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
 	if (!dump || write_file_atomic(path, dump, strlen(dump))) {
 		fprintf(stderr, "error: cannot write %s\n", path);

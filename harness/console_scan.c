@@ -83,29 +83,34 @@ static bool symbol_of(const char *s, char *out, size_t n)
 	return true;
 }
 
-/* Frames that say where the CPU waited, not what it was doing. */
+/*
+ * Frames that say where the CPU waited or how the report was printed, not
+ * what it was doing. "x*" is a prefix, anything else an exact name.
+ */
 static bool boring_frame(const char *f)
 {
-	static const char *const prefixes[] = {
-		"__schedule", "schedule", "io_schedule", "preempt_schedule",
-		"__mutex_lock", "mutex_lock", "rwsem_down", "down_read", "down_write",
-		"__wait_for_common", "wait_for_completion", "msleep", "usleep",
-		"rt_mutex", "kthread", "ret_from_fork", "worker_thread",
-		"process_one_work", "dump_stack", "__warn", "warn_slowpath",
-		"report_bug", "handle_bug", "exc_invalid_op", "asm_exc",
-		"lock_acquire", "lock_release", "_raw_spin", "__raw_spin",
-		"do_syscall_64", "entry_SYSCALL", "__x64_sys", "__do_sys",
-		"sysvec_", "asm_sysvec", "__sysvec", "irq_exit", "__irq_exit",
-		"rcu_", "__rcu", "smp_call_function", "native_", "__cond_resched",
-		"print_", "check_", "validate_chain", "__lock_acquire",
-		"watchdog_timer_fn", "__hrtimer_run", "hrtimer_interrupt",
-		"update_process_times", "tick_", "__do_softirq", "do_softirq",
-		"__pfx_", NULL,
+	static const char *const names[] = {
+		"__schedule", "schedule*", "io_schedule*", "preempt_schedule*",
+		"__mutex_lock*", "mutex_lock*", "rwsem_down*", "down_read*", "down_write*",
+		"__wait_for_common", "wait_for_completion*", "msleep*", "usleep*",
+		"rt_mutex*", "kthread", "ret_from_fork", "worker_thread",
+		"process_one_work", "dump_stack*", "__warn", "warn_slowpath*",
+		"report_bug", "handle_bug", "exc_invalid_op", "asm_exc_*",
+		"lock_acquire*", "lock_release", "_raw_spin*", "__raw_spin*",
+		"do_syscall_64", "entry_SYSCALL*", "sysvec_*", "asm_sysvec_*", "__sysvec_*",
+		"irq_exit*", "__irq_exit*", "rcu_*", "__rcu_*", "native_*", "__cond_resched",
+		"print_*", "check_noncircular", "check_prev_add", "validate_chain",
+		"__lock_acquire", "watchdog_timer_fn", "__hrtimer_run_queues",
+		"hrtimer_interrupt", "update_process_times", "tick_*", "__do_softirq",
+		"do_softirq*", "panic", NULL,
 	};
 
-	for (const char *const *p = prefixes; *p; p++)
-		if (!strncmp(f, *p, strlen(*p)))
+	for (const char *const *p = names; *p; p++) {
+		size_t n = strlen(*p);
+
+		if ((*p)[n - 1] == '*' ? !strncmp(f, *p, n - 1) : !strcmp(f, *p))
 			return true;
+	}
 	return false;
 }
 
@@ -119,8 +124,9 @@ static bool rip_func(const struct lines *L, size_t from, char *out, size_t n)
 	for (size_t i = from; i < L->n && i < from + WINDOW; i++) {
 		const char *p = strstr(L->s[i], "RIP: 0010:");
 
+		/* A RIP in spinlock or scheduler internals says less than its caller. */
 		if (p && symbol_of(p + 10, out, n))
-			return true;
+			return !boring_frame(out);
 		if (i > from && end_of_report(L->s[i]))
 			break;
 	}
@@ -208,6 +214,13 @@ static void generic_title(struct console_report *r, const struct lines *L, size_
 
 	p += 5;	/* past "BUG: " */
 	snprintf(what, sizeof(what), "BUG: %.*s", (int)strcspn(p, ":,!("), p);
+	/* "… - pool cpus=1 …", "… at kernel/sched/core.c:9870": details, not the title. */
+	for (const char *const *cut = (const char *const[]){ " - ", " at ", NULL }; *cut; cut++) {
+		char *c = strstr(what, *cut);
+
+		if (c)
+			*c = '\0';
+	}
 	what[strcspn(what, "0123456789")] = '\0';	/* drop addresses, CPU numbers */
 	while (strlen(what) && what[strlen(what) - 1] == ' ')
 		what[strlen(what) - 1] = '\0';
@@ -231,7 +244,7 @@ static bool classify(const struct lines *L, size_t i, struct console_report *r)
 		title(r, "BUG: soft lockup", have, f);
 	} else if (strstr(l, "hard LOCKUP")) {
 		r->kind = CK_HARD_LOCKUP;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "BUG: hard lockup", have, f);
 	} else if ((p = strstr(l, "INFO: rcu_")) && strstr(p, "stall")) {
 		r->kind = CK_RCU_STALL;
@@ -258,27 +271,27 @@ static bool classify(const struct lines *L, size_t i, struct console_report *r)
 		snprintf(r->signature, sizeof(r->signature), "%s", p + 5);
 	} else if (strstr(l, "BUG: kernel NULL pointer dereference")) {
 		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "BUG: kernel NULL pointer dereference", have, f);
 	} else if (strstr(l, "BUG: unable to handle page fault") ||
 		   strstr(l, "BUG: unable to handle kernel paging request")) {
 		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "BUG: unable to handle kernel paging request", have, f);
 	} else if (strstr(l, "general protection fault")) {
 		r->kind = CK_GPF;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "general protection fault", have, f);
 	} else if (strstr(l, "kernel BUG at ")) {
 		r->kind = CK_BUG;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "kernel BUG", have, f);
 	} else if ((p = strstr(l, "BUG: "))) {
 		r->kind = CK_BUG;
 		generic_title(r, L, i, p);
 	} else if (!strncmp(l, "Oops: ", 6)) {
 		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f));
+		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
 		title(r, "Oops", have, f);
 	} else if (!strncmp(l, "WARNING: ", 9)) {
 		r->kind = CK_WARNING;

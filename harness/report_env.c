@@ -178,13 +178,38 @@ static json_t *build_params(const struct rep_run *r)
 	return params;
 }
 
+/* "hostname: x, cpus: 2" from {"hostname": "x", "cpus": 2}: one readable line. */
+static json_t *host_line(json_t *h)
+{
+	char *buf = NULL, *s;
+	size_t len = 0;
+	FILE *f;
+	const char *k;
+	json_t *v;
+
+	if (json_is_string(h))
+		return json_incref(h);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return json_string("?");
+	json_object_foreach(h, k, v) {
+		s = json_is_string(v) ? strdup(json_string_value(v)) : json_dumps(v, JSON_ENCODE_ANY);
+		fprintf(f, "%s%s: %s", ftell(f) ? ", " : "", k, s ? s : "?");
+		free(s);
+	}
+	fclose(f);
+	v = json_string(buf ? buf : "?");
+	free(buf);
+	return v;
+}
+
 static json_t *build_host(const struct rep_run *r)
 {
 	json_t *h = json_object_get(r->summary, "host");
 
 	for (size_t i = 0; !h && i < r->n; i++)
 		h = json_object_get(r->cells[i].cell_json, "host");
-	return h ? json_incref(h) : json_string("not recorded by the run");
+	return h ? host_line(h) : json_string("not recorded by the run (see report_host)");
 }
 
 char *rep_env_join(json_t *values)

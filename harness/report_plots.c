@@ -125,10 +125,9 @@ static int scaling(struct ctx *x, const char *wl, bool pop)
 		free(blk);
 		return -1;
 	}
-	snprintf(title, sizeof(title), "%s: %s vs vCPUs (mean ± stddev over repeats)%s", wl,
-		 pop ? "__pcpu_freelist_pop latency p50 (solid) / p99 (dashed)" :
-		       "events/s per CPU", x->emul);
-	plot_preamble(gp, x->p->terminal ? x->p->terminal : "png", pl->name, 760, 420, title);
+	snprintf(title, sizeof(title), "%s: %s, mean ± sd%s", wl,
+		 pop ? "pop latency p50 (solid) / p99 (dashed)" : "events/s per CPU", x->emul);
+	plot_preamble(gp, x->p->terminal ? x->p->terminal : "png", pl->name, 820, 420, title);
 	xaxis_vcpus(gp, r);
 	if (pop)
 		fputs("set ylabel 'ns'\nset logscale y 2\nset format y '%.0b%B'\n", gp);
@@ -278,7 +277,7 @@ static int lat_plots(struct ctx *x, const struct rep_group *g)
 
 int rep_plots_make(const struct rep_run *r, struct rep_plots *p)
 {
-	struct ctx x = { .r = r, .p = p, .emul = r->any_tcg ? " [TCG: emulated CPU]" : "" };
+	struct ctx x = { .r = r, .p = p, .emul = r->any_tcg ? " [TCG: emulated]" : "" };
 	size_t ns;
 	const char *const *series = series_of(r, &ns);
 	int err = 0;

@@ -15,7 +15,7 @@ int summary_write(const char *out_dir, json_t *cells)
 {
 	char path[4096];
 	json_t *root = json_pack("{s:O}", "cells", cells);
-	char *dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	char *dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	int err = -1;
 
 	snprintf(path, sizeof(path), "%s/summary.json", out_dir);

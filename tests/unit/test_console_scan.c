@@ -1,0 +1,126 @@
+/* Console classification against fixture consoles modeled on 6.1 output. */
+#include "testlib.h"
+
+#include "console_scan.h"
+
+static void check(const char *file, enum crash_kind kind, const char *sig)
+{
+	char *text = load_fixture("console", file);
+	struct console_report r;
+	int found = console_scan(text, &r);
+
+	free(text);
+	if (kind == CK_NONE) {
+		assert_int_equal(found, 0);
+		assert_int_equal(r.kind, CK_NONE);
+		return;
+	}
+	assert_int_equal(found, 1);
+	assert_string_equal(crash_kind_name(r.kind), crash_kind_name(kind));
+	assert_string_equal(r.signature, sig);
+	assert_true(r.lineno > 0);
+}
+
+static void test_clean(void **s) { (void)s; check("clean.log", CK_NONE, NULL); }
+
+static void test_panic(void **s)
+{
+	(void)s;
+	check("panic_sysrq.log", CK_PANIC, "kernel panic: sysrq triggered crash");
+}
+
+static void test_oops(void **s)
+{
+	char *text = load_fixture("console", "oops_null.log");
+	struct console_report r;
+
+	(void)s;
+	check("oops_null.log", CK_OOPS, "BUG: kernel NULL pointer dereference in __pcpu_freelist_pop");
+	/* The Oops and the panic that follows it are one incident; the first names it. */
+	console_scan(text, &r);
+	assert_true(r.nreports >= 2);
+	assert_string_equal(r.line, "BUG: kernel NULL pointer dereference, address: 0000000000000010");
+	assert_int_equal(r.lineno, 5);
+	free(text);
+}
+
+static void test_warning(void **s)
+{
+	(void)s;
+	check("warning.log", CK_WARNING, "WARNING in htab_map_update_elem");
+	check("test_action_warn.log", CK_WARNING, "WARNING in test_warning");
+}
+
+static void test_soft_lockup(void **s)
+{
+	(void)s;
+	/* RIP is in the spinlock slow path; the title names its caller. */
+	check("soft_lockup.log", CK_SOFT_LOCKUP, "BUG: soft lockup in __pcpu_freelist_pop");
+}
+
+static void test_rcu_stall(void **s)
+{
+	(void)s;
+	check("rcu_stall.log", CK_RCU_STALL, "INFO: rcu detected stall in __pcpu_freelist_pop");
+}
+
+static void test_hung_task(void **s)
+{
+	(void)s;
+	check("hung_task.log", CK_HUNG_TASK, "INFO: task hung in kthread_stop");
+}
+
+static void test_lockdep(void **s)
+{
+	(void)s;
+	check("lockdep.log", CK_LOCKDEP, "possible deadlock in htab_lock_bucket");
+	check("recursive_locking.log", CK_LOCKDEP, "possible deadlock in __pcpu_freelist_push");
+}
+
+static void test_gpf(void **s)
+{
+	(void)s;
+	check("gpf.log", CK_GPF, "general protection fault in pcpu_freelist_pop");
+}
+
+static void test_inline_titles(void **s)
+{
+	struct console_report r;
+
+	(void)s;
+	assert_int_equal(console_scan("[ 5.1] BUG: scheduling while atomic: htab_torture/0/212/0x00000002\n", &r), 1);
+	assert_string_equal(r.signature, "BUG: scheduling while atomic");
+	assert_int_equal(console_scan("BUG: workqueue lockup - pool cpus=1 node=0 flags=0x0 nice=0 stuck for 33s!\r\n", &r), 1);
+	assert_string_equal(r.signature, "BUG: workqueue lockup");
+	assert_int_equal(console_scan("BUG: sleeping function called from invalid context at kernel/bpf/hashtab.c:1100\n", &r), 1);
+	assert_string_equal(r.signature, "BUG: sleeping function called from invalid context");
+	assert_int_equal(console_scan("[    7.000001] kernel BUG at kernel/bpf/percpu_freelist.c:42!\n"
+				      "[    7.000002] RIP: 0010:pcpu_freelist_push+0x10/0x20\n", &r), 1);
+	assert_string_equal(r.signature, "kernel BUG in pcpu_freelist_push");
+	assert_int_equal(console_scan("[ 1.0] BUG: KASAN: use-after-free in htab_map_delete_elem+0x1/0x2\n", &r), 1);
+	assert_string_equal(r.signature, "KASAN: use-after-free in htab_map_delete_elem+0x1/0x2");
+	/* Not reports: our own logs, the module's end line, taint notices. */
+	assert_int_equal(console_scan("[3.6] runner: kernel 6.1.0-57-amd64\n"
+				      "htab_torture: End of test: SUCCESS: workload=full_update\n"
+				      "htab_torture: loading out-of-tree module taints kernel.\n", &r), 0);
+	assert_int_equal(console_scan("", &r), 0);
+	assert_int_equal(console_scan(NULL, &r), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_panic),
+		cmocka_unit_test(test_oops),
+		cmocka_unit_test(test_warning),
+		cmocka_unit_test(test_soft_lockup),
+		cmocka_unit_test(test_rcu_stall),
+		cmocka_unit_test(test_hung_task),
+		cmocka_unit_test(test_lockdep),
+		cmocka_unit_test(test_gpf),
+		cmocka_unit_test(test_inline_titles),
+	};
+
+	return cmocka_run_group_tests_name("console_scan", tests, NULL, NULL);
+}

@@ -1,0 +1,184 @@
+/* QEMU argv builder and accelerator choice. */
+#include "testlib.h"
+
+#include "accel.h"
+#include "qemu_argv.h"
+
+static char *fixture(const char *name)
+{
+	return load_fixture("cpuinfo", name);
+}
+
+static void check_accel(const char *file, bool kvm_ok, enum accel_mode want)
+{
+	char *ci = fixture(file);
+
+	assert_int_equal(accel_choose(ACCEL_AUTO, ci, kvm_ok), want);
+	free(ci);
+}
+
+static void test_accel_from_cpuinfo(void **state)
+{
+	(void)state;
+	check_accel("intel_vmx.txt", true, ACCEL_KVM);
+	check_accel("amd_svm.txt", true, ACCEL_KVM);
+	check_accel("no_virt.txt", true, ACCEL_TCG);	/* kvm_pvm: /dev/kvm but no flag */
+	check_accel("vmx_substring_only.txt", true, ACCEL_TCG);
+	check_accel("intel_vmx.txt", false, ACCEL_TCG);	/* flag but no /dev/kvm */
+	check_accel("host_pvm.txt", true, ACCEL_TCG);
+}
+
+static void test_accel_override(void **state)
+{
+	enum accel_mode m;
+	char *ci = fixture("no_virt.txt");
+
+	(void)state;
+	assert_int_equal(accel_choose(ACCEL_KVM, ci, false), ACCEL_KVM);
+	assert_int_equal(accel_choose(ACCEL_TCG, ci, true), ACCEL_TCG);
+	free(ci);
+	ci = fixture("intel_vmx.txt");
+	assert_int_equal(accel_choose(ACCEL_TCG, ci, true), ACCEL_TCG);
+	free(ci);
+	assert_int_equal(accel_parse("auto", &m), 0);
+	assert_int_equal(m, ACCEL_AUTO);
+	assert_int_equal(accel_parse("kvm", &m), 0);
+	assert_int_equal(m, ACCEL_KVM);
+	assert_int_equal(accel_parse("hvf", &m), -1);
+	assert_int_equal(accel_choose(ACCEL_AUTO, NULL, true), ACCEL_TCG);
+}
+
+static int find(const struct strv *a, const char *s)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+/* The value following option opt (the first occurrence at or after from). */
+static const char *after(const struct strv *a, const char *opt, int nth)
+{
+	for (size_t i = 0; i + 1 < a->n; i++)
+		if (!strcmp(a->v[i], opt) && nth-- == 0)
+			return a->v[i + 1];
+	return NULL;
+}
+
+static struct qemu_cfg cfg(enum accel_mode m, int vcpus, const char *cell)
+{
+	return (struct qemu_cfg){
+		.accel = m, .vcpus = vcpus, .kernel_image = "/boot/vmlinuz-6.1.0-57-amd64",
+		.initrd = "/r/vm-images/out/initramfs-6.1.0-57-amd64.cpio.gz",
+		.runner = "/r/vm-images/guest/run-job.sh", .cell_dir = cell,
+	};
+}
+
+static void test_tcg_argv(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_TCG, 16, "/out/v16-full_update-distro-none-r0");
+	struct strv a = { 0 };
+
+	(void)state;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(a.v[0], "qemu-system-x86_64");
+	assert_string_equal(after(&a, "-accel", 0), "tcg,thread=multi");
+	assert_string_equal(after(&a, "-cpu", 0), "max");
+	assert_string_equal(after(&a, "-smp", 0), "16");
+	assert_string_equal(after(&a, "-m", 0), "1024");	/* 512 + 32 * 16 */
+	assert_true(find(&a, "-no-reboot") > 0);
+	assert_true(find(&a, "-nodefaults") > 0);
+	assert_string_equal(after(&a, "-kernel", 0), "/boot/vmlinuz-6.1.0-57-amd64");
+	assert_non_null(strstr(after(&a, "-append", 0), "panic=-1"));
+	assert_non_null(strstr(after(&a, "-append", 0), "console=ttyS0"));
+	assert_non_null(strstr(after(&a, "-append", 0), "htab.runner=/r/vm-images/guest/run-job.sh"));
+	strv_free(&a);
+}
+
+static void test_kvm_argv(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_KVM, 2, "/out/c");
+	struct strv a = { 0 };
+
+	(void)state;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(after(&a, "-accel", 0), "kvm");
+	assert_string_equal(after(&a, "-cpu", 0), "host");
+	assert_string_equal(after(&a, "-m", 0), "576");
+	strv_free(&a);
+}
+
+static void test_memory_scaling(void **state)
+{
+	(void)state;
+	assert_int_equal(qemu_mem_mb(1), 544);
+	assert_int_equal(qemu_mem_mb(2), 576);
+	assert_int_equal(qemu_mem_mb(96), 3584);
+	assert_int_equal(qemu_mem_mb(256), 8704);
+}
+
+static void test_9p_and_ports(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_TCG, 2, "/out/c");
+	struct strv a = { 0 };
+
+	(void)state;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(after(&a, "-fsdev", 0),
+			    "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap");
+	assert_string_equal(after(&a, "-device", 0), "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot");
+	assert_string_equal(after(&a, "-fsdev", 1), "local,id=cell,path=/out/c,security_model=none");
+	assert_null(strstr(after(&a, "-fsdev", 1), "readonly"));
+	assert_string_equal(after(&a, "-device", 1), "virtio-9p-pci,fsdev=cell,mount_tag=cell");
+	assert_string_equal(after(&a, "-chardev", 0), "file,id=con,path=/out/c/console.log");
+	assert_string_equal(after(&a, "-serial", 0), "chardev:con");
+	assert_string_equal(after(&a, "-device", 2), "virtio-serial-pci");
+	assert_string_equal(after(&a, "-chardev", 1), "file,id=ret,path=/out/c/exit_status");
+	assert_string_equal(after(&a, "-device", 3), "virtserialport,chardev=ret,name=htab.ret");
+	strv_free(&a);
+}
+
+static void test_comma_escaped(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_TCG, 2, "/out/a,b");
+	struct strv a = { 0 };
+
+	(void)state;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(after(&a, "-fsdev", 1), "local,id=cell,path=/out/a,,b,security_model=none");
+	assert_string_equal(after(&a, "-chardev", 0), "file,id=con,path=/out/a,,b/console.log");
+	strv_free(&a);
+}
+
+static void test_join_quotes(void **state)
+{
+	struct strv a = { 0 };
+	char *s;
+
+	(void)state;
+	strv_push(&a, "qemu");
+	strv_push(&a, "-append");
+	strv_push(&a, "console=ttyS0 quiet");
+	strv_push(&a, "it's");
+	strv_push(&a, "");
+	s = qemu_argv_join(&a);
+	assert_string_equal(s, "qemu -append 'console=ttyS0 quiet' 'it'\\''s' ''");
+	free(s);
+	strv_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accel_from_cpuinfo),
+		cmocka_unit_test(test_accel_override),
+		cmocka_unit_test(test_tcg_argv),
+		cmocka_unit_test(test_kvm_argv),
+		cmocka_unit_test(test_memory_scaling),
+		cmocka_unit_test(test_9p_and_ports),
+		cmocka_unit_test(test_comma_escaped),
+		cmocka_unit_test(test_join_quotes),
+	};
+
+	return cmocka_run_group_tests_name("qemu_argv", tests, NULL, NULL);
+}
