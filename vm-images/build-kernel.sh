@@ -1,0 +1,331 @@
+#!/bin/bash
+# Builds an htab-torture guest kernel variant from Debian's linux-source-6.1.
+#
+# Why it exists: the Debian kernel already carries the seed-000 fix and keeps
+# virtio/9p in modules; the kit needs the "before" behaviour, lock debugging,
+# NR_CPUS >= 96 and fault injection, in a kernel that boots fast under TCG.
+#
+# Usage: build-kernel.sh [--btf] [--force] [-j N] VARIANT
+#        build-kernel.sh --list
+# A variant is a directory vm-images/kernels/variants/VARIANT/ holding
+# variant.conf (DESCRIPTION, FRAGMENTS, PATCHES, optional SEED_TREE) and its
+# patches in patches/. The config is `make allnoconfig` + the fragments
+# (vm-images/kernels/*.config) + CONFIG_LOCALVERSION="-htab-VARIANT", then
+# `make olddefconfig`.
+#
+# Layout under vm-images/build/ (gitignored):
+#   src-<srcversion>/        pristine source, extracted once
+#   tree-<name>/             in-tree build: a hard-linked copy of the pristine
+#                            source with the variant's patches applied (patch
+#                            replaces files, so links to the pristine copy
+#                            break only where a patch writes). It is the KDIR
+#                            for out-of-tree modules.
+#   <name>-<hash12>/         bzImage, System.map, .config, build.info
+# <name> is VARIANT, or VARIANT-btf with --btf (btf.config added).
+# The hash covers: the source package version, the fragments' content, the
+# patches' content, the name (it is in CONFIG_LOCALVERSION) and RECIPE below.
+# The same hash with an up-to-date tree returns at once; a changed patch set
+# rebuilds incrementally in the same tree (only the touched files recompile).
+#
+# Last line on stdout (shell-assignable, for the Makefile/harness):
+#   KERNEL_IMAGE=... KERNEL_RELEASE=... KDIR=... HASH=...
+# Progress goes to stderr; the full make log is in tree-<name>/.htab-build.log.
+# Exit: 0 ok, 1 build failed, 2 usage error / unknown variant.
+#
+# Environment: HTAB_JOBS (default nproc), HTAB_NICE (default 10),
+#   HTAB_KSRC_TAR (default /usr/src/linux-source-6.1.tar.xz),
+#   HTAB_KSRC_PKG (default linux-source-6.1), HTAB_KBUILD (default vm-images/build).
+set -euo pipefail
+
+# Bump when the way a tree is configured or built changes, to miss old caches.
+RECIPE=1
+
+here=$(cd "$(dirname "$0")" && pwd)
+kdir_conf=$here/kernels
+vdir_root=$kdir_conf/variants
+build=${HTAB_KBUILD:-$here/build}
+src_tar=${HTAB_KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
+src_pkg=${HTAB_KSRC_PKG:-linux-source-6.1}
+jobs=${HTAB_JOBS:-$(nproc)}
+nice_lvl=${HTAB_NICE:-10}
+
+msg() { echo "build-kernel: $*" >&2; }
+die() { msg "$*"; exit 1; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+variants() {
+	local d
+	for d in "$vdir_root"/*/; do
+		[ -f "$d/variant.conf" ] && basename "$d"
+	done
+}
+
+usage() {
+	sed -n '9,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+btf=0 force=0 variant=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--list) variants; exit 0 ;;
+	--btf) btf=1 ;;
+	--force) force=1 ;;
+	-j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
+	-j*) jobs=${1#-j} ;;
+	-h|--help) usage ;;
+	-*) msg "unknown option $1"; usage ;;
+	*) [ -z "$variant" ] || usage; variant=$1 ;;
+	esac
+	shift
+done
+[ -n "$variant" ] || usage
+if ! [[ "$variant" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+   [ ! -f "$vdir_root/$variant/variant.conf" ]; then
+	msg "unknown variant '$variant'; valid: $(variants | tr '\n' ' ')"
+	exit 2
+fi
+vdir=$vdir_root/$variant
+
+DESCRIPTION= FRAGMENTS= PATCHES= SEED_TREE=
+# shellcheck source=/dev/null
+. "$vdir/variant.conf"
+[ -n "$FRAGMENTS" ] || die "$vdir/variant.conf: FRAGMENTS is empty"
+name=$variant
+if [ $btf = 1 ]; then
+	name=$variant-btf
+	FRAGMENTS="$FRAGMENTS btf.config"
+	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-btf
+fi
+localversion=-htab-$name
+
+frag_files=()
+for f in $FRAGMENTS; do
+	[ -f "$kdir_conf/$f" ] || die "$vdir/variant.conf: no fragment $kdir_conf/$f"
+	frag_files+=("$kdir_conf/$f")
+done
+patch_files=()
+for p in $PATCHES; do
+	[ -f "$vdir/patches/$p" ] || die "$vdir/variant.conf: no patch $vdir/patches/$p"
+	patch_files+=("$vdir/patches/$p")
+done
+
+srcver=$(dpkg-query -W -f='${Version}' "$src_pkg" 2>/dev/null) ||
+	die "package $src_pkg is not installed"
+[ -f "$src_tar" ] || die "no $src_tar"
+
+hash=$(
+	echo "recipe $RECIPE"
+	echo "source $src_pkg $srcver"
+	echo "name $name"
+	for f in "${frag_files[@]}"; do echo "fragment $(basename "$f")"; cat "$f"; done
+	for p in "${patch_files[@]}"; do echo "patch $(basename "$p")"; cat "$p"; done
+)
+hash=$(printf '%s\n' "$hash" | sha256sum | cut -c1-64)
+h12=${hash:0:12}
+src=$build/src-$(printf '%s' "$srcver" | tr -c 'A-Za-z0-9.+-' '_')
+tree=$build/tree-$name
+out=$build/$name-$h12
+mkdir -p "$build"
+
+result() {
+	echo "KERNEL_IMAGE=$out/bzImage KERNEL_RELEASE=$(cat "$out/kernel.release")" \
+		"KDIR=$tree HASH=$h12"
+}
+
+# One build per tree at a time; a second caller waits, then hits the cache.
+exec 9> "$build/.lock-$name"
+flock 9
+
+if [ $force = 0 ] && [ -f "$out/build.info" ] &&
+   [ "$(cat "$tree/.htab-hash" 2>/dev/null)" = "$hash" ]; then
+	msg "cached: $out"
+	result
+	exit 0
+fi
+if [ -f "$out/build.info" ]; then
+	msg "$out exists but $tree was rebuilt since; rebuilding the tree (KDIR must match)"
+fi
+
+t_start=$(now)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- 1. pristine source, once ------------------------------------------------
+(
+	flock 8
+	if [ ! -f "$src/.htab-extracted" ]; then
+		msg "extracting $src_tar into $src"
+		rm -rf "$src.tmp" "$src"
+		mkdir -p "$src.tmp"
+		nice -n "$nice_lvl" tar -xJf "$src_tar" -C "$src.tmp" --strip-components=1
+		touch "$src.tmp/.htab-extracted"
+		mv "$src.tmp" "$src"
+	fi
+) 8> "$build/.lock-src"
+
+# --- 2. the build tree --------------------------------------------------------
+how=incremental
+if [ ! -f "$tree/.htab-tree" ]; then
+	rm -rf "$tree" "$tree.tmp"
+	seed=$build/tree-$SEED_TREE
+	if [ -n "$SEED_TREE" ] && [ -f "$seed/.htab-hash" ]; then
+		# Same config as the seed: copying its objects turns a cold build
+		# into an incremental one. Sources the seed did not patch become
+		# hard links to the pristine copy again; objects are real copies.
+		how="seeded from tree-$SEED_TREE"
+		msg "creating $tree from $seed"
+		(
+			flock 7
+			rsync -a --link-dest="$src/" "$seed/" "$tree.tmp/"
+		) 7> "$build/.lock-$SEED_TREE"
+		rm -f "$tree.tmp/.htab-hash" "$tree.tmp/.htab-build.log"
+	else
+		how=cold
+		msg "creating $tree (hard links to $src)"
+		cp -al "$src" "$tree.tmp"
+		rm -f "$tree.tmp/.htab-extracted"
+		mkdir -p "$tree.tmp/.htab-patches"
+		: > "$tree.tmp/.htab-patches/series"
+	fi
+	touch "$tree.tmp/.htab-tree"
+	mv "$tree.tmp" "$tree"
+fi
+rm -f "$tree/.htab-hash"
+
+# Files a patch touches, relative to the tree (-p1).
+patched_paths() {
+	awk '/^(---|\+\+\+) / { p = $2; sub(/\t.*/, "", p);
+		if (p != "/dev/null") { sub(/^[^\/]*\//, "", p); print p } }' "$@" | sort -u
+}
+
+# --- 3. patches: bring the tree from its applied series to the wanted one ---
+applied=$tree/.htab-patches
+want=$(for p in "${patch_files[@]}"; do echo "$(basename "$p") $(sha256sum < "$p" | cut -c1-64)"; done)
+have=$(while read -r p; do
+	[ -n "$p" ] && echo "$p $(sha256sum < "$applied/$p" | cut -c1-64)"
+done < "$applied/series")
+if [ "$want" != "$have" ]; then
+	# Undo: restore every file the old series touched from the pristine
+	# source, with a fresh mtime so make recompiles it.
+	old=()
+	while read -r p; do [ -n "$p" ] && old+=("$applied/$p"); done < "$applied/series"
+	if [ ${#old[@]} -gt 0 ]; then
+		while read -r f; do
+			if [ -e "$src/$f" ]; then
+				cp --remove-destination "$src/$f" "$tree/$f"
+			else
+				rm -f "$tree/$f"
+			fi
+		done < <(patched_paths "${old[@]}")
+		msg "reverted $(wc -l < "$applied/series") patch(es)"
+	fi
+	# Record the new series before applying it: if a patch fails halfway,
+	# the next run restores what it touched.
+	rm -rf "$applied"
+	mkdir -p "$applied"
+	for p in "${patch_files[@]}"; do
+		cp "$p" "$applied/"
+		basename "$p" >> "$applied/series"
+	done
+	touch "$applied/series"
+	for p in "${patch_files[@]}"; do
+		msg "applying $(basename "$p")"
+		# patch writes a new file and renames it over the old one, so the
+		# hard link to the pristine source is broken, never written through.
+		patch -d "$tree" -p1 -N -s --no-backup-if-mismatch < "$p" ||
+			die "patch $p does not apply to $src_pkg $srcver"
+	done
+fi
+
+# --- 4. config ------------------------------------------------------------------
+t_cfg=$(now)
+cat > "$tree/.htab-localversion.config" <<EOF
+CONFIG_LOCALVERSION="$localversion"
+# CONFIG_LOCALVERSION_AUTO is not set
+EOF
+[ -f "$tree/.config" ] && cp -p "$tree/.config" "$tree/.config.htab-old"
+(
+	cd "$tree"
+	nice -n "$nice_lvl" scripts/kconfig/merge_config.sh -n \
+		"${frag_files[@]}" .htab-localversion.config
+	nice -n "$nice_lvl" make -s olddefconfig
+) > "$tree/.htab-config.log" 2>&1 || {
+	tail -20 "$tree/.htab-config.log" >&2
+	die "configuration failed (log: $tree/.htab-config.log)"
+}
+if [ -f "$tree/.config.htab-old" ] && cmp -s "$tree/.config" "$tree/.config.htab-old"; then
+	# Unchanged: keep the old mtime, so make skips syncconfig.
+	mv "$tree/.config.htab-old" "$tree/.config"
+else
+	rm -f "$tree/.config.htab-old"
+fi
+# Kconfig drops what it cannot satisfy without a word: check every value the
+# fragments ask for (the last fragment that sets a symbol wins).
+missing=$(awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); want[s] = $0; next }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = $0; next }
+	END { for (s in want) print want[s] }' "${frag_files[@]}" "$tree/.htab-localversion.config" |
+	while IFS= read -r line; do
+		case "$line" in
+		"# "*) s=${line#\# }; s=${s%% *}
+			grep -q "^$s=" "$tree/.config" && echo "  $line (got $(grep "^$s=" "$tree/.config"))" ;;
+		*) grep -qxF "$line" "$tree/.config" ||
+			echo "  $line (got $(grep -E "^(# )?${line%%=*}[= ]" "$tree/.config" || echo nothing))" ;;
+		esac
+	done)
+[ -z "$missing" ] || die "config values that did not take:
+$missing"
+t_cfg_done=$(now)
+
+# --- 5. build: vmlinux, bzImage and modules (so Module.symvers exists) -------
+msg "building $name ($how, make -j$jobs, nice $nice_lvl, log: $tree/.htab-build.log)"
+t_make=$(now)
+if ! nice -n "$nice_lvl" make -C "$tree" -j"$jobs" all > "$tree/.htab-build.log" 2>&1; then
+	grep -E 'error|Error' "$tree/.htab-build.log" | head -20 >&2
+	tail -5 "$tree/.htab-build.log" >&2
+	die "make failed (log: $tree/.htab-build.log)"
+fi
+t_make_done=$(now)
+[ -f "$tree/Module.symvers" ] || die "no Module.symvers after make"
+release=$(cat "$tree/include/config/kernel.release")
+
+# --- 6. publish ---------------------------------------------------------------
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+cp "$tree/arch/x86/boot/bzImage" "$tree/System.map" "$tree/.config" "$out.tmp/"
+echo "$release" > "$out.tmp/kernel.release"
+t_end=$(now)
+cat > "$out.tmp/build.info" <<EOF
+variant=$variant
+name=$name
+description=$DESCRIPTION
+hash=$hash
+hash12=$h12
+recipe=$RECIPE
+source_package=$src_pkg
+source_version=$srcver
+fragments=$FRAGMENTS
+patches=$PATCHES
+kernel_release=$release
+kdir=$tree
+build_kind=$how
+jobs=$jobs
+nice=$nice_lvl
+host_nproc=$(nproc)
+loadavg_start=$load_start
+loadavg_end=$(cut -d' ' -f1-3 /proc/loadavg)
+started=$(date -d "@${t_start%.*}" -Is)
+finished=$(date -Is)
+prepare_s=$(elapsed "$t_start" "$t_cfg")
+config_s=$(elapsed "$t_cfg" "$t_cfg_done")
+make_s=$(elapsed "$t_make" "$t_make_done")
+total_s=$(elapsed "$t_start" "$t_end")
+bzimage_bytes=$(stat -c %s "$out.tmp/bzImage")
+vmlinux_bytes=$(stat -c %s "$tree/vmlinux")
+EOF
+rm -rf "$out"
+mv "$out.tmp" "$out"
+echo "$hash" > "$tree/.htab-hash"
+msg "done in $(elapsed "$t_start" "$t_end") s (make $(elapsed "$t_make" "$t_make_done") s, $how): $out"
+result
