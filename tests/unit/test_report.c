@@ -32,6 +32,10 @@ static const char *fixtures(void)
 
 	if (env)
 		return env;
+#ifdef FIXTURES
+	if (file_exists(FIXTURES "/report"))
+		return FIXTURES "/report";
+#endif
 	for (size_t i = 0; i < 2; i++)
 		if (file_exists(cand[i]))
 			return cand[i];
