@@ -204,7 +204,7 @@ static int hist_plot(struct ctx *x, struct rep_plot *pl, const struct hseries *h
 		free(labels);
 		return -1;
 	}
-	plot_preamble(gp, x->p->terminal ? x->p->terminal : "png", pl->name, 620, 360, title);
+	plot_preamble(gp, x->p->terminal ? x->p->terminal : "png", pl->name, 560, 340, title);
 	fputs("set xlabel 'latency, ns (log2 buckets)'\nset ylabel 'fraction of calls'\n"
 	      "set logscale x 2\nset format x '%.0b%B'\nset yrange [0:*]\n"
 	      "set key inside right top\nplot ", gp);
