@@ -44,8 +44,8 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 		return;
 	}
 	if (in->timed_out) {
-		snprintf(sig, sizeof(sig), in->quiet_timeout ? "timeout: no output for %d s"
-							     : "timeout: guest still running after %d s",
+		snprintf(sig, sizeof(sig), in->quiet_timeout ? "no console output for %d s"
+							     : "guest still running after %d s",
 			 in->timeout_s);
 		set(o, "TIMEOUT", sig);
 		return;
@@ -73,7 +73,7 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 		set(o, "SKIP", sig);
 		return;
 	case RX_MODULE_TIMEOUT:
-		snprintf(sig, sizeof(sig), "timeout: module not done%s%s", *why ? ": " : "", why);
+		snprintf(sig, sizeof(sig), "module not done in RUN_TIMEOUT%s%s", *why ? ": " : "", why);
 		set(o, "TIMEOUT", sig);
 		return;
 	default:

@@ -1,0 +1,115 @@
+/* Verdict rules, phases.env and the runner's last words. */
+#include <math.h>
+#include "testlib.h"
+
+#include "cell_json.h"
+#include "verdict.h"
+
+static struct module_result ok_module(void)
+{
+	struct module_result m;
+
+	memset(&m, 0, sizeof(m));
+	strcpy(m.status, "done");
+	strcpy(m.result, "SUCCESS");
+	m.ops = 100;
+	m.unexpected_errors = 0;
+	m.warns = 0;
+	return m;
+}
+
+static void decide(struct verdict_in *in, const char *verdict, const char *sig)
+{
+	struct verdict_out o;
+
+	verdict_decide(in, &o);
+	assert_string_equal(o.verdict, verdict);
+	if (sig)
+		assert_non_null(strstr(o.signature, sig));
+}
+
+static void test_rules(void **s)
+{
+	struct module_result m = ok_module();
+	struct console_report crash = { .kind = CK_SOFT_LOCKUP };
+	struct verdict_in in = { .exit_status = 0, .mod = &m, .runner_reason = "" };
+
+	(void)s;
+	strcpy(crash.signature, "BUG: soft lockup in __pcpu_freelist_pop");
+	decide(&in, "PASS", "");
+	in.crash = &crash;
+	decide(&in, "CRASH", "soft lockup");
+	in.timed_out = true;
+	decide(&in, "CRASH", "soft lockup");	/* the report explains the hang */
+	in.crash = NULL;
+	in.timeout_s = 126;
+	in.quiet_timeout = true;
+	decide(&in, "TIMEOUT", "no console output for 126 s");
+	in.quiet_timeout = false;
+	decide(&in, "TIMEOUT", "still running after 126 s");
+	in.timed_out = false;
+	in.exit_status = -1;
+	decide(&in, "CRASH", "without an exit status");
+	in.exit_status = 1;
+	strcpy(m.result, "FAILURE");
+	strcpy(m.first_failure, "lost 1 element");
+	decide(&in, "FAIL", "module: FAILURE: lost 1 element");
+	in.exit_status = 0;
+	decide(&in, "FAIL", "FAILURE");
+	strcpy(m.result, "SUCCESS");
+	m.ops = 0;
+	decide(&in, "FAIL", "no ops");
+	m.ops = 5;
+	m.warns = 1;
+	decide(&in, "FAIL", "1 warns");
+	m.warns = 0;
+	in.mod = NULL;
+	in.mod_err = "module.json: cannot open";
+	decide(&in, "FAIL", "no module results");
+	in.exit_status = 2;
+	in.runner_reason = "insmod refused: Invalid parameters";
+	decide(&in, "FAIL", "setup error: insmod refused");
+	in.exit_status = 3;
+	in.runner_reason = "map type lru needs …";
+	decide(&in, "SKIP", "skip: map type");
+	in.exit_status = 4;
+	decide(&in, "TIMEOUT", "module not done");
+	in.exit_status = 9;
+	decide(&in, "FAIL", "runner exit 9");
+}
+
+static void test_phases(void **s)
+{
+	const char *ph = "T_BOOT_DONE=3.32\nT_ATTACHED=8.20\nT_STRESS_START=8.21\n";
+
+	(void)s;
+	assert_float_equal(phases_get(ph, "T_BOOT_DONE"), 3.32, 1e-9);
+	assert_float_equal(phases_get(ph, "T_STRESS_START"), 8.21, 1e-9);
+	assert_true(isnan(phases_get(ph, "T_STRESS_END")));
+	assert_true(isnan(phases_get(ph, "T_BOOT")));	/* prefix is not a match */
+	assert_true(isnan(phases_get(NULL, "T_BOOT_DONE")));
+}
+
+static void test_runner_reason(void **s)
+{
+	char r[256];
+
+	(void)s;
+	runner_reason("[3.6] runner: kernel 6.1.0-57-amd64, 2 CPUs, job /tmp/cell\n"
+		      "[8.3] runner: insmod refused: insmod: ERROR: could not insert module\n"
+		      "[8.4] runner: exit 2\n", r, sizeof(r));
+	assert_string_equal(r, "insmod refused: insmod: ERROR: could not insert module");
+	runner_reason(NULL, r, sizeof(r));
+	assert_string_equal(r, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_runner_reason),
+	};
+
+	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
+}
