@@ -18,7 +18,7 @@ DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static \
 	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
 	libbpf-dev bpftool clang llvm linux-source-6.1 bc flex bison \
-	libelf-dev libssl-dev dwarves rsync
+	libelf-dev libssl-dev dwarves rsync python3 chromium
 
 .PHONY: all deps module harness image run check unit-tests kmod-test vm-tests clean
 

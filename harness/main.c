@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report.h"
 #include "run.h"
 
 static void usage(FILE *f)
@@ -13,6 +14,7 @@ static void usage(FILE *f)
 	fputs("usage: htab-torture COMMAND [OPTIONS]\n"
 	      "commands:\n"
 	      "  run      boot the matrix of cells and write OUT/<cell>/cell.json, OUT/summary.json\n"
+	      "  report   RUN_DIR: summary.csv/.json, report.txt, report.html + plots/\n"
 	      "run 'htab-torture run --help' for its options\n", f);
 }
 
@@ -24,10 +26,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report\n", argv[1]);
 	return 2;
 }
