@@ -11,11 +11,19 @@
 
 int ht_cpus_parse(const char *list, struct cpumask *mask)
 {
+	int ret;
+
 	if (!list || !*list || !strcmp(list, "-1")) {
 		cpumask_copy(mask, cpu_online_mask);
 		return 0;
 	}
-	if (cpulist_parse(list, mask)) {
+	ret = cpulist_parse(list, mask);
+	if (ret == -ERANGE) {
+		pr_err("cpus=%s names CPUs past nr_cpu_ids=%u; online CPUs: %*pbl\n",
+		       list, nr_cpu_ids, cpumask_pr_args(cpu_online_mask));
+		return -EINVAL;
+	}
+	if (ret) {
 		pr_err("cpus=%s is not a valid cpulist (e.g. \"0-3,8\"); online CPUs: %*pbl\n",
 		       list, cpumask_pr_args(cpu_online_mask));
 		return -EINVAL;

@@ -83,18 +83,25 @@ static const struct {
 
 static bool ht_cpus_allocated;
 
+static void ht_names_add(char *buf, size_t size, const char *name)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, size - len, " %s", name);
+}
+
 static int ht_parse_names(void)
 {
+	char names[128] = "";
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(ht_workloads); i++)
 		if (!strcmp(workload, ht_workloads[i]->name))
 			ht.wl = ht_workloads[i];
 	if (!ht.wl) {
-		pr_err("workload=%s unknown; valid:", workload);
 		for (i = 0; i < ARRAY_SIZE(ht_workloads); i++)
-			pr_cont(" %s", ht_workloads[i]->name);
-		pr_cont("\n");
+			ht_names_add(names, sizeof(names), ht_workloads[i]->name);
+		pr_err("workload=%s unknown; valid:%s\n", workload, names);
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
@@ -103,10 +110,9 @@ static int ht_parse_names(void)
 			ht.map_type = ht_map_types[i].type;
 		}
 	if (!ht.map_type_name) {
-		pr_err("map_type=%s unknown; valid:", map_type);
 		for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
-			pr_cont(" %s", ht_map_types[i].name);
-		pr_cont("\n");
+			ht_names_add(names, sizeof(names), ht_map_types[i].name);
+		pr_err("map_type=%s unknown; valid:%s\n", map_type, names);
 		return -EINVAL;
 	}
 	return 0;
@@ -159,9 +165,10 @@ static int ht_worker(void *arg)
 	struct ht_thread *t = arg;
 	u64 t0, now;
 
+	/* acquire: pairs with the controller's release of end_ns */
 	wait_event_interruptible(ht.start_wq, smp_load_acquire(&ht.started) ||
 				 kthread_should_stop());
-	if (smp_load_acquire(&ht.started) && !kthread_should_stop()) {
+	if (smp_load_acquire(&ht.started) && !kthread_should_stop()) { /* as above */
 		t0 = ktime_get_ns();
 		do {
 			ht.wl->step(t);
@@ -244,6 +251,7 @@ static void ht_finish(void)
 		ht_verdict_fail("could not build the results JSON");
 	ht.wl->report();
 	ht_print_end();
+	/* release: readers of status/results see the finished buffer */
 	smp_store_release(&ht.done, true);
 }
 
@@ -258,13 +266,14 @@ static int ht_controller(void *unused)
 
 	ht.start_ns = ktime_get_ns();
 	ht.end_ns = ht.start_ns + (u64)ht.duration_ms * NSEC_PER_MSEC;
+	/* release: workers read end_ns only after seeing started */
 	smp_store_release(&ht.started, true);
 	wake_up_all(&ht.start_wq);
 
 	while (atomic_read(&ht.nr_running) && !kthread_should_stop())
 		wait_event_interruptible_timeout(ht.done_wq,
-				!atomic_read(&ht.nr_running) ||
-				kthread_should_stop(), HZ);
+						 !atomic_read(&ht.nr_running) ||
+						 kthread_should_stop(), HZ);
 	ht.duration_ns = ktime_get_ns() - ht.start_ns;
 	if (!kthread_should_stop() && !READ_ONCE(ht.abort))
 		ht_finish();
@@ -276,6 +285,7 @@ out:
 static ssize_t ht_status_read(struct file *file, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
+	/* acquire: pairs with ht_finish() */
 	const char *s = smp_load_acquire(&ht.done) ? "done\n" : "running\n";
 
 	return simple_read_from_buffer(buf, count, ppos, s, strlen(s));
@@ -287,6 +297,7 @@ static ssize_t ht_results_read(struct file *file, char __user *buf,
 	static const char running[] =
 		"{\"module\": \"htab_torture\", \"status\": \"running\"}\n";
 
+	/* acquire: pairs with ht_finish(), results is then complete */
 	if (!smp_load_acquire(&ht.done))
 		return simple_read_from_buffer(buf, count, ppos, running,
 					       sizeof(running) - 1);

@@ -67,8 +67,10 @@ static int ht_map_adopt(u32 id)
 	attr.map_id = id;
 	fd = kern_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr, sizeof(attr));
 	if (fd < 0) {
-		pr_err("map_id=%u: BPF_MAP_GET_FD_BY_ID failed: %d\n", id, fd);
-		return fd;
+		pr_err("map_id=%u: BPF_MAP_GET_FD_BY_ID failed: %d%s\n", id, fd,
+		       fd == -ENOENT ? " (no such map)" : "");
+		/* -ENOENT would read "Unknown symbol in module" in insmod */
+		return fd == -ENOENT ? -EINVAL : fd;
 	}
 	map = ht_map_from_fd(fd);
 	if (IS_ERR(map))

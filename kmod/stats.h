@@ -37,7 +37,7 @@ enum ht_err {
 	HT_EOTHER = 31,
 };
 
-#define HT_ERRBIT(e)	(1U << (e))
+#define HT_ERRBIT(e)	BIT(e)
 
 struct ht_stats {
 	u64 ops;
