@@ -47,7 +47,7 @@ ht_param(int, value_size, 8, "Value size in bytes (1..4096)");
 ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
 ht_param(int, time_ops, 1, "Time every map op into latency histograms (0|1)");
 ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
-ht_param(int, map_id, 0, "Adopt this existing hash map instead of creating one (0: create)");
+ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
 
