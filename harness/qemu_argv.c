@@ -69,8 +69,18 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 	 * loglevel=5, not 4: WARN() and lockdep print at KERN_WARNING, and the
 	 * console is the only record that survives a hung guest.
 	 */
+	/*
+	 * Under TCG the guest picks HPET as clocksource, and every HPET read is
+	 * an emulated MMIO access (~1 us): it made each ktime_get_ns() - the
+	 * module's per-op timing and bpftrace's nsecs alike - cost more than the
+	 * pop it timed. TCG's TSC is synchronised across vCPUs (it derives from
+	 * QEMU's virtual clock), so trusting it is sound there. Measured at
+	 * 2 vCPUs, full_update with per-op timing: 0.66-0.70M ops/s on HPET,
+	 * 1.35-1.45M on TSC. Under KVM the guest's own choice (kvm-clock) stays.
+	 */
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 "
-			"htab.runner=%s", c->runner);
+			"%shtab.runner=%s",
+			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", c->runner);
 	return r;
 }
 
