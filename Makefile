@@ -23,6 +23,7 @@ DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 .PHONY: all deps module harness image run check unit-tests kmod-test vm-tests clean
 
 all: module harness
+	$(MAKE) -C bench/libbpf
 
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -60,6 +61,12 @@ clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean
 	$(MAKE) -C harness clean
 	rm -rf vm-images/out tests/out
+
+# Benchmarks (print figures, not pass/fail; see bench/RESULTS.md). One guest each.
+.PHONY: bench-driver bench-observer bench-batch bench-timing
+bench-driver bench-observer bench-batch bench-timing: module image
+	$(MAKE) -C bench/libbpf
+	bench/$(@:bench-%=%)/run.sh
 
 # For tests: the guest kernel release the module is built for.
 print-kver:

@@ -9,6 +9,7 @@
 #
 #   boot_guest VCPUS CELL_DIR JOB_SCRIPT TIMEOUT_S [KEY=VALUE...]
 # Extra KEY=VALUE pairs go into job.env, so the job script sees them.
+# GUEST_APPEND="..." adds kernel command-line words (e.g. clocksource=tsc).
 # Returns the runner's exit status (from the virtio-serial port), or 124 on
 # host timeout, 125 when no status came back. The console is CELL_DIR/console.log.
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -26,6 +27,7 @@ boot_guest() {
 		--duration 1 --bpftrace none --out "$dry" --dry-run) || { rm -rf "$dry"; return 2; }
 	argv=${argv//"$dry/v$vcpus-full_update-distro-none-r0"/"$cell"}
 	rm -rf "$dry"
+	[ -n "${GUEST_APPEND:-}" ] && argv=${argv//" htab.runner="/" $GUEST_APPEND htab.runner="}
 	{
 		echo "KERNEL_RELEASE=$kver"
 		echo "MODULE=$BENCH_ROOT/kmod/htab_torture.ko"

@@ -1,0 +1,48 @@
+# Guest job for bench/observer (sourced by run-job.sh through JOB_SCRIPT).
+# REPEATS rounds, order rotating, of htab_torture.ko full_update (time_ops=0)
+# with: no tracing (plain), $KPROBE_BT (kprobe+kretprobe) attached, and
+# $FENTRY_BT (kfunc/kretfunc) attached. Each traced run starts bpftrace,
+# waits until it has attached, runs the module, then stops bpftrace (SIGINT:
+# it prints its maps as NDJSON). Then one check: does the fentry script see
+# the pops of bpf_loop updates from a BPF program (full_update_driver)?
+# usage: bt_start NAME SCRIPT; bt_stop
+bt_start() {
+	bt_out=$cell/$1
+	bpftrace -f json -o "$bt_out.ndjson" "$2" 2> "$bt_out.stderr" &
+	bt_pid=$!
+	t=0
+	until grep -q attached_probes "$bt_out.ndjson" 2>/dev/null; do
+		sleep 0.5; t=$((t + 1))
+		if [ $t -ge $((ATTACH_TIMEOUT * 2)) ] || ! kill -0 $bt_pid 2>/dev/null; then
+			log "bench_observer: bpftrace $2 did not attach: $(cat "$bt_out.stderr")"
+			kill -INT $bt_pid 2>/dev/null; return 2
+		fi
+	done
+	log "bench_observer: attached $2 after $((t / 2)) s"
+}
+bt_stop() { kill -INT $bt_pid; wait $bt_pid; }
+modes="plain kprobe fentry"
+i=1
+while [ "$i" -le "$REPEATS" ]; do
+	for m in $modes; do
+		case $m in
+		kprobe) bt_start "r${i}_$m" "$KPROBE_BT" || return 2 ;;
+		fentry) bt_start "r${i}_$m" "$FENTRY_BT" || return 2 ;;
+		esac
+		run_module "$cell/r${i}_$m.json" workload=full_update max_entries="$ENTRIES" \
+			duration_ms=$((DURATION * 1000)) time_ops=0
+		rc=$?
+		[ "$m" = plain ] || bt_stop
+		[ $rc -eq 0 ] || return $rc
+	done
+	modes="${modes#* } ${modes%% *}"
+	i=$((i + 1))
+done
+for m in kprobe fentry; do
+	eval bt=\$$(echo $m | tr a-z A-Z)_BT
+	bt_start "bpfprog_$m" "$bt" || return 2
+	"$LIBBPF_DIR/full_update_driver" -d 1 -l 1000 > "$cell/bpfprog_$m.drv" 2>&1
+	bt_stop
+done
+sync
+return 0
