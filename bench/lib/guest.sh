@@ -24,7 +24,7 @@ boot_guest() {
 	cell=$(cd "$cell" && pwd)
 	dry=$(mktemp -d)
 	argv=$("$BENCH_ROOT/harness/htab-torture" run --cpus "$vcpus" --workload full_update \
-		--duration 1 --bpftrace none --out "$dry" --dry-run) || { rm -rf "$dry"; return 2; }
+		--duration 1 --bpftrace none --out "$dry" --dry-run | grep '^qemu-system' | tail -n 1) || { rm -rf "$dry"; return 2; }
 	argv=${argv//"$dry/v$vcpus-full_update-distro-none-r0"/"$cell"}
 	rm -rf "$dry"
 	[ -n "${GUEST_APPEND:-}" ] && argv=${argv//" htab.runner="/" $GUEST_APPEND htab.runner="}
