@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "cell.h"
+#include "matrix.h"
+#include "noise.h"
 #include "qemu_argv.h"
 
 volatile sig_atomic_t harness_stop;
@@ -41,14 +43,17 @@ void install_stop_handlers(void)
 static void plan_timeouts(const struct run_ctx *c, struct cell *cell)
 {
 	const struct run_opts *o = c->o;
-	bool tcg = c->accel != ACCEL_KVM;
+	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
 	int nbt = (int)c->bt_paths.n;
-	int boot = tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
+	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
 	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
 	int longest_quiet;
 
+	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
+	if (attach && tcg && strcmp(cell->noise, "none"))
+		attach *= 2;
 	cell->attach_timeout_s = attach ? attach : 60;
-	cell->run_timeout_s = o->duration_s + (tcg ? 60 + cell->vcpus : 30);
+	cell->run_timeout_s = c->duration_s + (tcg ? 60 + cell->vcpus : 30);
 	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
 	cell->timeout_s = o->timeout_s ? o->timeout_s
 				       : boot + attach + cell->run_timeout_s + 30;
@@ -56,19 +61,23 @@ static void plan_timeouts(const struct run_ctx *c, struct cell *cell)
 	longest_quiet = boot;
 	if (attach > longest_quiet)
 		longest_quiet = attach;
-	if (o->duration_s + 30 > longest_quiet)
-		longest_quiet = o->duration_s + 30;
+	if (c->duration_s + 30 > longest_quiet)
+		longest_quiet = c->duration_s + 30;
 	cell->quiet_s = 60 + longest_quiet;
 	if (cell->quiet_s > cell->timeout_s)
 		cell->quiet_s = cell->timeout_s;
 }
 
-static int plan_modparams(const struct run_opts *o, const struct cell *cell, struct strv *mp)
+static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
 {
+	const struct run_opts *o = c->o;
 	int r = 0;
 
 	r |= strv_pushf(mp, "workload=%s", cell->workload);
-	r |= strv_pushf(mp, "duration_ms=%d", o->duration_s * 1000);
+	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
+	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
+	if (c->target_host && cell->vcpus < c->host_cpus)
+		r |= strv_pushf(mp, "cpus=0-%d", cell->vcpus - 1);
 	if (o->map_type)
 		r |= strv_pushf(mp, "map_type=%s", o->map_type);
 	if (o->prealloc >= 0)
@@ -78,30 +87,51 @@ static int plan_modparams(const struct run_opts *o, const struct cell *cell, str
 	return r;
 }
 
-int cell_plan(const struct run_ctx *c, int vcpus, const char *workload, int repeat,
-	      struct cell *cell)
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
 {
+	for (int i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, label))
+			return &c->kernels[i];
+	return NULL;
+}
+
+int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
+{
+	const struct noise_profile *np = noise_find(pc->noise);
 	struct qemu_cfg q = {
-		.qemu = c->qemu, .accel = c->accel, .vcpus = vcpus,
-		.kernel_image = c->kernel_image, .initrd = c->initrd,
+		.qemu = c->qemu, .accel = c->accel, .vcpus = pc->vcpus,
 		.runner = c->runner, .cell_dir = cell->dir,
 	};
 
 	memset(cell, 0, sizeof(*cell));
-	cell->vcpus = vcpus;
-	cell->workload = workload;
-	cell->repeat = repeat;
-	cell->kernel = c->o->kernel;
-	cell->noise = "none";
-	snprintf(cell->id, sizeof(cell->id), "v%d-%s-%s-%s-r%d", vcpus, workload,
-		 cell->kernel, cell->noise, repeat);
+	cell->pc = pc;
+	cell->vcpus = pc->vcpus;
+	cell->workload = pc->workload;
+	cell->repeat = pc->repeat;
+	cell->kernel = pc->kernel;
+	cell->noise = pc->noise;
+	cell->test_action = pc->test_action;
+	cell->k = kernel_find(c, pc->kernel);
+	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
+	if (!cell->k || !np)
+		return -1;
 	if (snprintf(cell->dir, sizeof(cell->dir), "%s/%s", c->out, cell->id) >=
 	    (int)sizeof(cell->dir))
 		return -1;
-	q.cell_dir = cell->dir;
 	plan_timeouts(c, cell);
-	if (plan_modparams(c->o, cell, &cell->modparams))
+	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
+	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))
 		return -1;
+	if (c->target_host) {
+		int r = strv_push(&cell->argv, "/bin/sh");
+
+		r |= strv_push(&cell->argv, c->runner);
+		r |= strv_push(&cell->argv, cell->dir);
+		return r;
+	}
+	q.kernel_image = cell->k->image;
+	q.initrd = cell->k->initrd;
+	q.cell_dir = cell->dir;
 	return qemu_argv_build(&q, &cell->argv);
 }
 
@@ -109,6 +139,8 @@ void cell_free(struct cell *cell)
 {
 	strv_free(&cell->modparams);
 	strv_free(&cell->argv);
+	free(cell->noise_cmd);
+	cell->noise_cmd = NULL;
 }
 
 static char *join(const struct strv *sv, char sep)
@@ -134,7 +166,8 @@ static void clear_stale(const char *dir)
 {
 	static const char *const files[] = {
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
-		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "qemu.log", NULL,
+		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
+		"qemu.log", "runner.log", NULL,
 	};
 	char p[PATH_MAX];
 
@@ -175,17 +208,23 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	len = asprintf(&env,
 		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
 		       "CELL='%s'\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
-		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\n%s%s%s",
-		       cell->id, c->release, c->module, mp, bt, cell->attach_timeout_s,
-		       cell->run_timeout_s, c->o->test_action ? "TEST_ACTION=" : "",
-		       c->o->test_action ? c->o->test_action : "",
-		       c->o->test_action ? "\n" : "");
+		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
+		       "%s%s%s%s%s%s%s%s%s",
+		       cell->id, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
+		       cell->run_timeout_s, cell->noise_cmd,
+		       cell->test_action ? "TEST_ACTION=" : "",
+		       cell->test_action ? cell->test_action : "", cell->test_action ? "\n" : "",
+		       c->o->job_script ? "JOB_SCRIPT='" : "",
+		       c->o->job_script ? c->o->job_script : "", c->o->job_script ? "'\n" : "",
+		       /* No serial console on this machine: the runner logs into the cell. */
+		       c->target_host ? "TARGET=host\nCONSOLE='" : "",
+		       c->target_host ? cell->dir : "", c->target_host ? "/console.log'\n" : "");
 	if (len < 0)
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/job.env", cell->dir);
 	if (write_file_atomic(path, env, len))
 		goto cleanup;
-	snprintf(path, sizeof(path), "%s/qemu.argv", cell->dir);
+	snprintf(path, sizeof(path), "%s/%s", cell->dir, c->target_host ? "runner.argv" : "qemu.argv");
 	strcat(argv, "\n");	/* join left room for it (one byte per item) */
 	if (write_file_atomic(path, argv, strlen(argv)))
 		goto cleanup;
@@ -217,7 +256,8 @@ static void exec_qemu(const struct cell *cell, pid_t parent)
 	fd = open("/dev/null", O_RDONLY);
 	if (fd >= 0)
 		dup2(fd, 0);
-	snprintf(log, sizeof(log), "%s/qemu.log", cell->dir);
+	snprintf(log, sizeof(log), "%s/%s", cell->dir,
+		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
 	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd >= 0) {
 		dup2(fd, 1);
@@ -269,15 +309,35 @@ static int decode_status(int st)
 	return -1;
 }
 
-int cell_boot(const struct cell *cell, struct boot_result *br)
+/* attempts.log survives reruns: one line per start, so a test (or a person) sees them. */
+static int count_attempt(const struct cell *cell)
 {
-	double t0 = now_mono(), last_progress = t0;
-	long long seen = -1;
-	pid_t pid, parent = getpid();
-	int st = 0;
+	char p[PATH_MAX + 32], line[128];
+	int n = 1;
+	FILE *f;
 
-	memset(br, 0, sizeof(*br));
-	br->qemu_exit = -1000;
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
+	f = fopen(p, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			n++;
+		fclose(f);
+	}
+	f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "attempt %d started at %ld\n", n, (long)time(NULL));
+		fclose(f);
+	}
+	return n;
+}
+
+int cell_start(struct cell *cell)
+{
+	pid_t pid, parent = getpid();
+
+	cell->attempt = count_attempt(cell);
+	cell->t0 = cell->last_progress = now_mono();
+	cell->seen = -1;
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "error: fork: %s\n", strerror(errno));
@@ -286,34 +346,63 @@ int cell_boot(const struct cell *cell, struct boot_result *br)
 	if (pid == 0)
 		exec_qemu(cell, parent);
 	setpgid(pid, pid);	/* also here: no window where a kill misses it */
-	for (;;) {
-		struct timespec ts = { 0, 200 * 1000 * 1000 };
-		double now;
-		long long bytes;
-		pid_t w = waitpid(pid, &st, WNOHANG);
-
-		if (w == pid)
-			break;
-		if (harness_stop) {
-			st = kill_group(pid);
-			br->interrupted = true;
-			break;
-		}
-		now = now_mono();
-		bytes = progress_bytes(cell->dir);
-		if (bytes != seen) {
-			seen = bytes;
-			last_progress = now;
-		}
-		if (now - t0 >= cell->timeout_s || now - last_progress >= cell->quiet_s) {
-			br->timed_out = true;
-			br->quiet_timeout = now - t0 < cell->timeout_s;
-			st = kill_group(pid);
-			break;
-		}
-		nanosleep(&ts, NULL);
-	}
-	br->qemu_exit = decode_status(st);
-	br->wall_s = now_mono() - t0;
+	cell->pid = pid;
 	return 0;
+}
+
+/* The runner's own exit status, when it ran on this machine (no htab.ret port). */
+static void write_host_exit(const struct cell *cell, int st)
+{
+	char p[PATH_MAX + 32], buf[16];
+
+	if (strcmp(cell->argv.v[0], "/bin/sh") || !WIFEXITED(st))
+		return;
+	snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+	snprintf(buf, sizeof(buf), "%d\n", WEXITSTATUS(st));
+	write_file_atomic(p, buf, strlen(buf));
+}
+
+static void ended(struct cell *cell, struct boot_result *br, int st)
+{
+	br->qemu_exit = decode_status(st);
+	br->wall_s = now_mono() - cell->t0;
+	cell->pid = 0;
+}
+
+int cell_poll(struct cell *cell, struct boot_result *br)
+{
+	double now = now_mono();
+	long long bytes;
+	int st = 0;
+
+	memset(br, 0, sizeof(*br));
+	br->qemu_exit = -1000;
+	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
+		write_host_exit(cell, st);
+		ended(cell, br, st);
+		return 1;
+	}
+	bytes = progress_bytes(cell->dir);
+	if (bytes != cell->seen) {
+		cell->seen = bytes;
+		cell->last_progress = now;
+	}
+	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
+		br->timed_out = true;
+		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
+		st = kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	return 0;
+}
+
+void cell_kill(struct cell *cell, struct boot_result *br)
+{
+	int st;
+
+	memset(br, 0, sizeof(*br));
+	st = kill_group(cell->pid);
+	br->interrupted = true;
+	ended(cell, br, st);
 }

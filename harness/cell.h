@@ -4,34 +4,59 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <sys/types.h>
 #include "cli.h"
 #include "util.h"
+
+/* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
+struct kernel_res {
+	char label[64];			/* "distro", a variant name, or "host" */
+	char image[PATH_MAX];		/* "" with --target host */
+	char release[128];
+	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */
+	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
+	char module[PATH_MAX];
+	char initrd[PATH_MAX];
+};
+
+#define MAX_KERNELS 16
 
 /* What every cell of a run shares, resolved once. */
 struct run_ctx {
 	const struct run_opts *o;
 	char root[PATH_MAX];
 	char out[PATH_MAX];		/* absolute */
-	char kernel_image[PATH_MAX];
-	char release[128];
-	char initrd[PATH_MAX];
-	char module[PATH_MAX];
+	struct kernel_res kernels[MAX_KERNELS];
+	int nkernels;
 	char runner[PATH_MAX];
 	struct strv bt_paths;		/* absolute .bt paths, same order as o->bpftrace */
 	enum accel_mode accel;
+	int duration_s;			/* --duration, or the accelerator's default */
+	bool target_host;
+	int host_cpus;			/* online CPUs, for --target host */
 	char *qemu;			/* binary; HTAB_QEMU overrides */
 };
 
+struct plan_cell;
+
 struct cell {
+	const struct plan_cell *pc;
 	char id[192];
 	char dir[PATH_MAX];
 	int vcpus, repeat;
-	const char *workload, *kernel, *noise;
+	const char *workload, *kernel, *noise, *test_action;
+	const struct kernel_res *k;
+	char *noise_cmd;	/* "" for none */
 	int timeout_s;		/* whole boot, host side */
 	int quiet_s;		/* no growth of console.log / guest.log */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
+	int attempt;		/* 1 for the first start of this cell in this directory */
 	struct strv modparams;
-	struct strv argv;
+	struct strv argv;	/* QEMU, or the runner with --target host */
+	/* While it runs. */
+	pid_t pid;
+	double t0, last_progress;
+	long long seen;
 };
 
 struct boot_result {
@@ -44,10 +69,15 @@ struct boot_result {
 extern volatile sig_atomic_t harness_stop;
 void install_stop_handlers(void);
 
-int cell_plan(const struct run_ctx *c, int vcpus, const char *workload, int repeat,
-	      struct cell *cell);
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label);
+int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell);
 void cell_free(struct cell *cell);
 /* job.env and qemu.argv, after clearing what a previous unfinished boot left. */
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);
-int cell_boot(const struct cell *cell, struct boot_result *br);
+/* Starts QEMU (or the runner) in its own process group; counts the attempt. */
+int cell_start(struct cell *cell);
+/* 1 when it has ended (br filled), 0 while it runs; kills it on timeout. */
+int cell_poll(struct cell *cell, struct boot_result *br);
+/* Kills a running cell (harness interrupted). */
+void cell_kill(struct cell *cell, struct boot_result *br);
 #endif

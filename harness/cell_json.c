@@ -12,6 +12,7 @@
 #include "cell_json.h"
 #include "console_scan.h"
 #include "module_json.h"
+#include "noise.h"
 #include "qemu_argv.h"
 #include "verdict.h"
 
@@ -189,20 +190,43 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "vcpus", json_integer(cell->vcpus));
 	json_object_set_new(j, "workload", json_string(cell->workload));
 	json_object_set_new(j, "kernel", json_string(cell->kernel));
-	json_object_set_new(j, "kernel_release", json_string(c->release));
-	json_object_set_new(j, "kernel_image", json_string(c->kernel_image));
+	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
+	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
+	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));
+	json_object_set_new(j, "module", json_string(cell->k->module));
 	json_object_set_new(j, "noise", json_string(cell->noise));
+	json_object_set_new(j, "noise_cmd", json_string(cell->noise_cmd));
 	json_object_set_new(j, "repeat", json_integer(cell->repeat));
-	json_object_set_new(j, "accel", json_string(accel_name(c->accel)));
-	json_object_set_new(j, "duration_s", json_integer(o->duration_s));
-	json_object_set_new(j, "memory_mb", json_integer(qemu_mem_mb(cell->vcpus)));
+	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
+	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));
+	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
+	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
+							     : json_integer(qemu_mem_mb(cell->vcpus)));
 	json_object_set_new(j, "modparams", strv_json(&cell->modparams));
 	json_object_set_new(j, "bpftrace_scripts", strv_json(&o->bpftrace));
-	if (o->test_action)
-		json_object_set_new(j, "test_action", json_string(o->test_action));
+	if (cell->test_action)
+		json_object_set_new(j, "test_action", json_string(cell->test_action));
+	if (o->job_script)
+		json_object_set_new(j, "job_script", json_string(o->job_script));
+	json_object_set_new(j, "attempt", json_integer(cell->attempt));
 	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i}",
 		"host_s", cell->timeout_s, "quiet_s", cell->quiet_s,
 		"attach_s", cell->attach_timeout_s, "run_s", cell->run_timeout_s));
+}
+
+/* stress-ng's own figures (noise.yaml), so a reader sees how much noise there was. */
+static void add_noise(const struct cell *cell, json_t *j)
+{
+	char *y;
+	json_t *m;
+
+	if (!cell->noise_cmd[0])
+		return;
+	y = cell_file(cell, "noise.yaml");
+	m = y ? noise_parse_yaml(y) : NULL;
+	json_object_set_new(j, "noise_metrics", m ? m : json_pack("{s:s}", "error",
+		y ? "no metrics in noise.yaml" : "no noise.yaml (stress-ng did not report)"));
+	free(y);
 }
 
 /* A report on the console, else in the guest's dmesg (it has every log level). */
@@ -263,6 +287,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	vi.mod = have_mod ? &mod : NULL;
 	vi.mod_err = mod_err;
 	vi.runner_reason = reason;
+	vi.custom_job = c->o->job_script != NULL;
 	verdict_decide(&vi, &vo);
 
 	add_params(c, cell, j);
@@ -284,6 +309,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 		json_object_set_new(j, "module_error", json_string(mod_err));
 	module_result_free(&mod);
 	add_bpftrace(c, cell, j);
+	add_noise(cell, j);
 
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);

@@ -1,4 +1,5 @@
 /* Options of `htab-torture run`: parsing and validation, one message per bad value. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -7,17 +8,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "noise.h"
 
 const char *const workload_names[] = {
 	"full_update", "overwrite", "batch_add_batch_del",
 	"add_del_on_diff_cpu", "lookup", "churn", NULL,
 };
 
-static const char *const test_actions[] = { "panic", "hang", "warn", NULL };
+static const char *const test_actions[] = { "panic", "hang", "warn", "none", NULL };
+
+const int default_cpus[] = { 16, 32, 48, 64, 96 };
+const int ndefault_cpus = sizeof(default_cpus) / sizeof(default_cpus[0]);
+
+int default_duration_s(enum accel_mode resolved)
+{
+	return resolved == ACCEL_KVM ? 10 : 3;
+}
 
 enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
+	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 };
 
 static const struct option long_opts[] = {
@@ -38,19 +49,41 @@ static const struct option long_opts[] = {
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "test-action", required_argument, NULL, OPT_TEST_ACTION },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "plan-only", no_argument, NULL, OPT_PLAN_ONLY },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "job-script", required_argument, NULL, OPT_JOB_SCRIPT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 void run_usage(FILE *f)
 {
-	fputs("usage: htab-torture run --cpus N[,N...] --workload W[,W...] --duration SECONDS --out DIR\n"
-	      "         [--kernel distro] [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
+	fputs("usage: htab-torture run --out DIR [--cpus LIST] [--workload W[,W...]] [--duration SECONDS]\n"
+	      "         [--kernel distro|VARIANT[,...]] [--noise PROFILE[,...]] [--repeat N]\n"
+	      "         [--jobs N] [--shard I/N] [--plan-only] [--dry-run] [--target vm|host]\n"
+	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
 	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
-	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1]\n"
-	      "         [--timeout SECONDS] [--repeat N] [--dry-run]\n"
+	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1] [--timeout SECONDS]\n"
+	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
+	      "matrix: vCPUs x workload x kernel x noise (x test action) x repeat; cells run in\n"
+	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
+	      "--cpus: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)\n"
+	      "--workload: default full_update; --duration: default 3 s under TCG, 10 s under KVM\n"
+	      "--kernel: distro (Debian's) or a variant of vm-images/build-kernel.sh --list (built on demand)\n"
+	      "--shard I/N: run only the cells whose plan index mod N is I-1 (merge with 'htab-torture merge')\n"
+	      "--plan-only: print the cell ids of the plan (after --shard), one a line, and exit\n"
+	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
+	      "--job-script PATH: the guest runner sources PATH instead of the insmod sequence\n"
+	      "  (tests and custom sequences; the cell passes when the script returns 0)\n"
+	      "--test-action: tests only, makes the guest panic, hang or print a WARNING; an axis\n"
+	      "re-running the same command on the same --out runs only the unfinished cells\n"
 	      "workloads: full_update overwrite batch_add_batch_del add_del_on_diff_cpu lookup churn\n"
-	      "exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",
+	      "noise profiles:\n", f);
+	noise_print_table(f);
+	fputs("exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",
 	      f);
 }
 
@@ -85,25 +118,111 @@ static void print_list(FILE *f, const char *const *list)
 		fprintf(f, "%s%s", p == list ? "" : ", ", *p);
 }
 
+/* One item of a --cpus list: N, A-B or A-B:STEP. */
+static int parse_cpu_item(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen)
+{
+	long a, b, step = 1;
+	char *end;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	b = a;
+	if (!errno && end != s && *end == '-') {
+		const char *bs = end + 1;
+
+		b = strtol(bs, &end, 10);
+		if (end == bs)
+			goto bad;
+		if (!errno && *end == ':') {
+			const char *ss = end + 1;
+
+			step = strtol(ss, &end, 10);
+			if (end == ss)
+				goto bad;
+		}
+	}
+	if (errno || end == s || *end || !isdigit((unsigned char)s[0]))
+		goto bad;
+	if (a < 1 || b > MAX_VCPUS || a > b || step < 1) {
+		snprintf(err, errlen, "--cpus '%s': values must be 1..%d, ranges A-B[:STEP] with A <= B and STEP >= 1",
+			 s, MAX_VCPUS);
+		return -1;
+	}
+	for (long v = a; v <= b; v += step) {
+		for (int i = 0; i < *n; i++)
+			if (cpus[i] == v) {
+				snprintf(err, errlen, "--cpus: %ld appears twice", v);
+				return -1;
+			}
+		if (*n >= cap) {
+			snprintf(err, errlen, "--cpus: at most %d values", cap);
+			return -1;
+		}
+		cpus[(*n)++] = (int)v;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "--cpus '%s': must be integers 1..%d or ranges A-B[:STEP], comma-separated",
+		 s, MAX_VCPUS);
+	return -1;
+}
+
+int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen)
+{
+	struct strv items = { 0 };
+	int rc = 0;
+
+	if (strv_split(&items, s, ',')) {
+		snprintf(err, errlen, "--cpus '%s': must be integers 1..%d or ranges A-B[:STEP], comma-separated",
+			 s, MAX_VCPUS);
+		strv_free(&items);
+		return -1;
+	}
+	for (size_t i = 0; i < items.n && !rc; i++)
+		rc = parse_cpu_item(items.v[i], cpus, n, cap, err, errlen);
+	strv_free(&items);
+	return rc;
+}
+
 static int parse_cpus(struct run_opts *o, const char *s)
+{
+	char err[256];
+
+	o->ncpus = 0;
+	if (parse_cpu_list(s, o->cpus, &o->ncpus, (int)(sizeof(o->cpus) / sizeof(o->cpus[0])),
+			   err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A comma list of names from a fixed set into sv (replacing it). */
+static int parse_names(struct strv *sv, const char *opt, const char *s,
+		       bool (*valid)(const char *), void (*print_valid)(FILE *))
 {
 	struct strv items = { 0 };
 	int err = -1;
 
+	strv_free(sv);
 	if (strv_split(&items, s, ',')) {
-		fprintf(stderr, "error: --cpus '%s': must be a comma-separated list of integers 1..%d\n",
-			s, MAX_VCPUS);
+		fprintf(stderr, "error: %s '%s': empty item\n", opt, s);
 		goto cleanup;
 	}
 	for (size_t i = 0; i < items.n; i++) {
-		if (o->ncpus >= (int)(sizeof(o->cpus) / sizeof(o->cpus[0]))) {
-			fprintf(stderr, "error: --cpus: at most %zu values\n",
-				sizeof(o->cpus) / sizeof(o->cpus[0]));
+		if (valid && !valid(items.v[i])) {
+			fprintf(stderr, "error: %s '%s': must be one of ", opt, items.v[i]);
+			print_valid(stderr);
+			fputc('\n', stderr);
 			goto cleanup;
 		}
-		if (parse_int("--cpus", items.v[i], 1, MAX_VCPUS, &o->cpus[o->ncpus]))
+		for (size_t k = 0; k < sv->n; k++)
+			if (!strcmp(sv->v[k], items.v[i])) {
+				fprintf(stderr, "error: %s: '%s' appears twice\n", opt, items.v[i]);
+				goto cleanup;
+			}
+		if (strv_push(sv, items.v[i]))
 			goto cleanup;
-		o->ncpus++;
 	}
 	err = 0;
 cleanup:
@@ -111,29 +230,40 @@ cleanup:
 	return err;
 }
 
-static int parse_workloads(struct run_opts *o, const char *s)
-{
-	struct strv items = { 0 };
-	int err = -1;
+static bool noise_valid(const char *s) { return noise_find(s) != NULL; }
+static bool test_action_valid(const char *s) { return in_list(test_actions, s); }
+static void print_test_actions(FILE *f) { print_list(f, test_actions); }
+static void print_workloads(FILE *f) { print_list(f, workload_names); }
+static bool workload_valid(const char *s) { return in_list(workload_names, s); }
 
-	if (strv_split(&items, s, ',')) {
-		fprintf(stderr, "error: --workload '%s': empty item\n", s);
-		goto cleanup;
+/* Variant names become paths and cell ids: a conservative character set. */
+static bool kernel_name_valid(const char *s)
+{
+	if (!*s || strlen(s) > 48 || s[0] == '.' || s[0] == '-')
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._", *p) && !(*p == '-'))
+			return false;
+	return true;
+}
+
+static void print_kernel_rule(FILE *f)
+{
+	fputs("'distro' or a variant name (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
+}
+
+static int parse_shard(struct run_opts *o, const char *s)
+{
+	int i, n, len = 0;
+
+	if (sscanf(s, "%d/%d%n", &i, &n, &len) != 2 || s[len] || n < 1 || n > 10000 ||
+	    i < 1 || i > n) {
+		fprintf(stderr, "error: --shard '%s': must be I/N with 1 <= I <= N (e.g. 1/4)\n", s);
+		return -1;
 	}
-	for (size_t i = 0; i < items.n; i++) {
-		if (!in_list(workload_names, items.v[i])) {
-			fprintf(stderr, "error: --workload '%s': must be one of ", items.v[i]);
-			print_list(stderr, workload_names);
-			fputc('\n', stderr);
-			goto cleanup;
-		}
-		if (strv_push(&o->workloads, items.v[i]))
-			goto cleanup;
-	}
-	err = 0;
-cleanup:
-	strv_free(&items);
-	return err;
+	o->shard_i = i;
+	o->shard_n = n;
+	return 0;
 }
 
 static int parse_bpftrace(struct run_opts *o, const char *s)
@@ -178,7 +308,6 @@ static int parse_modparam(struct run_opts *o, const char *s)
 void run_opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->kernel = "distro";
 	o->accel = ACCEL_AUTO;
 	o->prealloc = -1;
 	o->repeat = 1;
@@ -191,6 +320,9 @@ void run_opts_init(struct run_opts *o)
 void run_opts_free(struct run_opts *o)
 {
 	strv_free(&o->workloads);
+	strv_free(&o->kernels);
+	strv_free(&o->noises);
+	strv_free(&o->test_actions);
 	strv_free(&o->bpftrace);
 	strv_free(&o->modparams);
 }
@@ -201,14 +333,37 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case 'c':
 		return parse_cpus(o, arg);
 	case 'w':
-		return parse_workloads(o, arg);
+		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':
 		return parse_int("--duration", arg, 1, MAX_DURATION_S, &o->duration_s);
 	case 'o':
 		o->out = arg;
 		return 0;
 	case 'k':
-		o->kernel = arg;
+		return parse_names(&o->kernels, "--kernel", arg, kernel_name_valid, print_kernel_rule);
+	case OPT_NOISE:
+		return parse_names(&o->noises, "--noise", arg, noise_valid, noise_print_names);
+	case OPT_JOBS:
+		return parse_int("--jobs", arg, 1, 256, &o->jobs);
+	case OPT_SHARD:
+		return parse_shard(o, arg);
+	case OPT_PLAN_ONLY:
+		o->plan_only = true;
+		return 0;
+	case OPT_TARGET:
+		if (strcmp(arg, "vm") && strcmp(arg, "host")) {
+			fprintf(stderr, "error: --target '%s': must be one of vm, host\n", arg);
+			return -1;
+		}
+		o->target_host = !strcmp(arg, "host");
+		return 0;
+	case OPT_JOB_SCRIPT:
+		if (arg[0] != '/' || strpbrk(arg, "'\n")) {
+			fprintf(stderr, "error: --job-script '%s': must be an absolute path without quotes (the guest sees the host root)\n",
+				arg);
+			return -1;
+		}
+		o->job_script = arg;
 		return 0;
 	case OPT_KERNEL_IMAGE:
 		o->kernel_image = arg;
@@ -246,34 +401,41 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		o->dry_run = true;
 		return 0;
 	case OPT_TEST_ACTION:
-		if (!in_list(test_actions, arg)) {
-			fprintf(stderr, "error: --test-action '%s': must be one of ", arg);
-			print_list(stderr, test_actions);
-			fputc('\n', stderr);
-			return -1;
-		}
-		o->test_action = arg;
-		return 0;
+		return parse_names(&o->test_actions, "--test-action", arg, test_action_valid,
+				   print_test_actions);
 	}
 	return -1;
 }
 
-static int check_required(const struct run_opts *o)
+/* Defaults for what was not given (the default matrix of `make run`). */
+static int apply_defaults(struct run_opts *o)
 {
 	if (!o->ncpus) {
-		fprintf(stderr, "error: --cpus is required (e.g. --cpus 2,4)\n");
-		return -1;
+		for (int i = 0; i < ndefault_cpus; i++)
+			o->cpus[i] = default_cpus[i];
+		o->ncpus = ndefault_cpus;
 	}
-	if (!o->workloads.n) {
-		fprintf(stderr, "error: --workload is required (e.g. --workload full_update)\n");
+	if (!o->workloads.n && strv_push(&o->workloads, "full_update"))
 		return -1;
-	}
-	if (!o->duration_s) {
-		fprintf(stderr, "error: --duration is required (seconds, 1..%d)\n", MAX_DURATION_S);
+	if (!o->kernels.n && strv_push(&o->kernels, o->target_host ? "host" : "distro"))
 		return -1;
-	}
-	if (!o->out || !*o->out) {
+	if (!o->noises.n && strv_push(&o->noises, "none"))
+		return -1;
+	return 0;
+}
+
+static int check_required(const struct run_opts *o)
+{
+	if ((!o->out || !*o->out) && !o->plan_only) {
 		fprintf(stderr, "error: --out DIR is required\n");
+		return -1;
+	}
+	if (o->target_host && o->test_actions.n) {
+		fprintf(stderr, "error: --test-action cannot be used with --target host (it would crash this machine)\n");
+		return -1;
+	}
+	if (o->kernel_image && o->kernels.n > 1) {
+		fprintf(stderr, "error: --kernel-image names one kernel; give a single --kernel label with it\n");
 		return -1;
 	}
 	return 0;
@@ -305,5 +467,13 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 		fprintf(stderr, "error: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	o->argc = argc;
+	o->argv = argv;
+	if (o->target_host && o->kernels.n) {
+		fprintf(stderr, "error: --kernel cannot be used with --target host (the job runs on this machine's kernel)\n");
+		return 2;
+	}
+	if (apply_defaults(o))
+		return 2;
 	return check_required(o) ? 2 : 0;
 }

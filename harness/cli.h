@@ -10,11 +10,20 @@
 
 struct run_opts {
 	int cpus[64];
-	int ncpus;
-	struct strv workloads;
-	int duration_s;
+	int ncpus;			/* 0 after parsing only with --plan-only */
+	struct strv workloads;		/* default full_update */
+	int duration_s;			/* 0 = by accelerator (resolved in run.c) */
 	const char *out;
-	const char *kernel;		/* label: "distro" or a variant name */
+	struct strv kernels;		/* labels: "distro" or variant names */
+	struct strv noises;		/* noise profile names, default none */
+	struct strv test_actions;	/* tests: panic|hang|warn|none per cell; empty = none */
+	int jobs;			/* 0 = decided by host cores and memory */
+	int shard_i, shard_n;		/* --shard i/n; n = 0: whole plan */
+	bool plan_only;
+	bool target_host;		/* --target host: no VM, this machine */
+	const char *job_script;		/* JOB_SCRIPT= in job.env (tests, custom sequences) */
+	char **argv;			/* the command line, for the manifest */
+	int argc;
 	const char *kernel_image;	/* --kernel-image / HTAB_KERNEL_IMAGE */
 	const char *kernel_release;	/* --kernel-release; else from the image */
 	const char *module;		/* --module; default kmod/htab_torture.ko */
@@ -26,10 +35,20 @@ struct run_opts {
 	int timeout_s;			/* 0 = derived per cell */
 	int repeat;
 	bool dry_run;
-	const char *test_action;	/* hidden: panic|hang|warn */
 };
 
 extern const char *const workload_names[];
+/* The matrix `run` plans without --cpus (make run). */
+extern const int default_cpus[];
+extern const int ndefault_cpus;
+/* Measurement window without --duration: short under TCG, where boots dominate. */
+int default_duration_s(enum accel_mode resolved);
+
+/*
+ * "16,32,48" and ranges "16-96:16" / "2-4" (step 1), mixed; duplicates are an
+ * error. Appends to cpus (capacity cap). 0 ok, -1 with a one-line message in err.
+ */
+int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen);
 
 void run_opts_init(struct run_opts *o);
 void run_opts_free(struct run_opts *o);

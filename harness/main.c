@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "merge.h"
 #include "report.h"
 #include "run.h"
 
@@ -16,6 +17,7 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  run      boot the matrix of cells and write OUT/<cell>/cell.json, OUT/summary.json\n"
 	      "  report   RUN_DIR: summary.csv/.json, report.txt, report.html + plots/\n"
+	      "  merge    OUT DIR...: join the shards of one plan (run --shard I/N) into one run\n"
 	      "  compare  RUN_A RUN_B, or RUN across its kernels: %change with Welch p and ratio CI\n"
 	      "run 'htab-torture run --help' for its options\n", f);
 }
@@ -30,12 +32,14 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run, report, compare\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare\n", argv[1]);
 	return 2;
 }

@@ -36,6 +36,28 @@ int summary_write(const char *out_dir, json_t *cells)
 	return err;
 }
 
+json_t *summary_collect(const char *out_dir, json_t *manifest)
+{
+	json_t *cells = json_array(), *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(manifest, "cells"), i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		char path[4096];
+		json_t *j;
+
+		if (!id)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cell.json", out_dir, id);
+		if (!file_exists(path))
+			continue;
+		j = json_load_file(path, 0, NULL);
+		if (j)
+			json_array_append_new(cells, j);
+	}
+	return cells;
+}
+
 static double num(json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);

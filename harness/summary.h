@@ -4,6 +4,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* The cell.json of every cell of the manifest's plan that has one, in plan order. */
+json_t *summary_collect(const char *out_dir, json_t *manifest);
 /* cells: array of cell.json objects. */
 int summary_write(const char *out_dir, json_t *cells);
 void summary_print(FILE *f, json_t *cells);

@@ -18,6 +18,7 @@ struct verdict_in {
 	const struct module_result *mod;	/* NULL: no usable module.json */
 	const char *mod_err;		/* why mod is NULL */
 	const char *runner_reason;	/* the runner's last log line, "" if none */
+	bool custom_job;		/* JOB_SCRIPT replaced the insmod sequence */
 };
 
 struct verdict_out {

@@ -66,7 +66,8 @@ static void test_good(void **s)
 	assert_int_equal(o.prealloc, 0);
 	assert_int_equal(o.repeat, 3);
 	assert_true(o.dry_run);
-	assert_string_equal(o.kernel, "distro");
+	assert_int_equal(o.kernels.n, 1);
+	assert_string_equal(o.kernels.v[0], "distro");
 	run_opts_free(&o);
 }
 
@@ -82,8 +83,71 @@ static void test_defaults(void **s)
 	assert_string_equal(o.bpftrace.v[0], "__pcpu_freelist_pop");
 	assert_int_equal(o.prealloc, -1);
 	assert_int_equal(o.repeat, 1);
-	assert_null(o.test_action);
+	assert_int_equal(o.test_actions.n, 0);
+	assert_int_equal(o.noises.n, 1);
+	assert_string_equal(o.noises.v[0], "none");
+	assert_int_equal(o.jobs, 0);
+	assert_int_equal(o.shard_n, 0);
 	run_opts_free(&o);
+}
+
+/* Without --cpus/--workload/--duration: the default matrix of `make run`. */
+static void test_default_matrix(void **s)
+{
+	char **a = ARGS("--out", "/tmp/x");
+	struct run_opts o;
+
+	(void)s;
+	assert_int_equal(parse(a, 3, &o), 0);
+	assert_int_equal(o.ncpus, 5);
+	assert_int_equal(o.cpus[0], 16);
+	assert_int_equal(o.cpus[4], 96);
+	assert_string_equal(o.workloads.v[0], "full_update");
+	assert_int_equal(o.duration_s, 0);
+	assert_int_equal(default_duration_s(ACCEL_TCG), 3);
+	assert_int_equal(default_duration_s(ACCEL_KVM), 10);
+	run_opts_free(&o);
+}
+
+static void test_cpu_ranges(void **s)
+{
+	int cpus[64], n;
+	char err[256];
+
+	(void)s;
+	n = 0;
+	assert_int_equal(parse_cpu_list("16-96:16", cpus, &n, 64, err, sizeof(err)), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(cpus[0], 16);
+	assert_int_equal(cpus[5], 96);
+	n = 0;
+	assert_int_equal(parse_cpu_list("2,4-6,8-20:6", cpus, &n, 64, err, sizeof(err)), 0);
+	assert_int_equal(n, 7);	/* 2 4 5 6 8 14 20 */
+	assert_int_equal(cpus[3], 6);
+	assert_int_equal(cpus[6], 20);
+	n = 0;
+	assert_int_equal(parse_cpu_list("16-90:32", cpus, &n, 64, err, sizeof(err)), 0);
+	assert_int_equal(n, 3);	/* 16 48 80: the step never passes the end */
+	assert_int_equal(cpus[2], 80);
+	n = 0;
+	assert_int_equal(parse_cpu_list("7", cpus, &n, 64, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	static const char *const bad[] = {
+		"4-2", "2-4:0", "0-4", "2-300", "2-", "-2", "2-4:", "2:4", "2,2", "2-4,3",
+		"a-b", "2-4:x", "", "1-256:1,1", NULL,
+	};
+	for (int i = 0; bad[i]; i++) {
+		n = 0;
+		err[0] = '\0';
+		if (parse_cpu_list(bad[i], cpus, &n, 64, err, sizeof(err)) == 0)
+			fail_msg("'%s' accepted", bad[i]);
+		assert_true(strlen(err) > 0);
+	}
+	n = 0;
+	assert_int_equal(parse_cpu_list("1-64", cpus, &n, 64, err, sizeof(err)), 0);
+	n = 0;
+	assert_int_equal(parse_cpu_list("1-65", cpus, &n, 64, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "at most 64"));
 }
 
 static void test_bad_cpus(void **s)
@@ -115,6 +179,18 @@ static void test_bad_values(void **s)
 	EXPECT_RC(2, BASE, "--repeat", "0");
 	EXPECT_RC(2, BASE, "--timeout", "5");
 	EXPECT_RC(2, BASE, "--test-action", "explode");
+	EXPECT_RC(2, BASE, "--noise", "bogus");
+	EXPECT_RC(2, BASE, "--noise", "cpu,cpu");
+	EXPECT_RC(2, BASE, "--jobs", "0");
+	EXPECT_RC(2, BASE, "--shard", "0/2");
+	EXPECT_RC(2, BASE, "--shard", "3/2");
+	EXPECT_RC(2, BASE, "--shard", "1/2x");
+	EXPECT_RC(2, BASE, "--target", "cloud");
+	EXPECT_RC(2, BASE, "--target", "host", "--test-action", "panic");
+	EXPECT_RC(2, BASE, "--target", "host", "--kernel", "fixed");
+	EXPECT_RC(2, BASE, "--kernel", "../etc");
+	EXPECT_RC(2, BASE, "--job-script", "relative.sh");
+	EXPECT_RC(2, BASE, "--kernel-image", "/x", "--kernel", "a,b");
 }
 
 static void test_usage_errors(void **s)
@@ -123,12 +199,12 @@ static void test_usage_errors(void **s)
 	EXPECT_RC(2, "--bogus");
 	EXPECT_RC(2, BASE, "extra");
 	EXPECT_RC(2, BASE, "--cpus");		/* needs a value */
-	EXPECT_RC(2, "--workload", "full_update", "--duration", "3", "--out", "/x");	/* no --cpus */
-	EXPECT_RC(2, "--cpus", "2", "--duration", "3", "--out", "/x");
-	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--out", "/x");
-	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "3");
+	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "3");	/* no --out */
+	EXPECT_RC(0, "--cpus", "2", "--workload", "full_update", "--duration", "3", "--plan-only");
 	EXPECT_RC(1, "--help");
 	EXPECT_RC(0, BASE, "--test-action", "hang", "--accel", "auto", "--kernel", "distro");
+	EXPECT_RC(0, BASE, "--test-action", "panic,hang,warn,none", "--noise", "cpu,irq",
+		  "--kernel", "distro,fixed", "--jobs", "3", "--shard", "2/3", "--target", "vm");
 }
 
 int main(void)
@@ -137,6 +213,8 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_cpus),
+		cmocka_unit_test(test_default_matrix),
+		cmocka_unit_test(test_cpu_ranges),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_usage_errors),
 	};

@@ -14,10 +14,15 @@ BPFTRACE=
 NOISE_CMD=
 TEST_ACTION=
 JOB_SCRIPT=
+# TARGET=host: run by `htab-torture run --target host` on the machine itself,
+# not in a guest; the log then goes to CONSOLE (a file in the cell), and
+# dmesg.txt holds only what the kernel logged during the job.
+TARGET=vm
+CONSOLE=/dev/console
 . "$cell/job.env" || exit 2
 
 up() { cut -d' ' -f1 /proc/uptime; }
-log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" > /dev/console; }
+log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" >> "$CONSOLE"; }
 phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
 
 # Observers are stopped on every exit path: bpftrace prints its maps only
@@ -35,7 +40,11 @@ stop_observers() {
 
 finish() {
 	stop_observers
-	dmesg > "$cell/dmesg.txt" 2>/dev/null
+	if [ "$TARGET" = host ]; then
+		dmesg 2>/dev/null | tail -n +$((dmesg_lines0 + 1)) > "$cell/dmesg.txt"
+	else
+		dmesg > "$cell/dmesg.txt" 2>/dev/null
+	fi
 	sync
 	log "runner: exit $1"
 	exit "$1"
@@ -43,6 +52,8 @@ finish() {
 
 bt_pids=
 noise_pid=
+dmesg_lines0=0
+[ "$TARGET" = host ] && dmesg_lines0=$(dmesg 2>/dev/null | wc -l)
 phase T_BOOT_DONE
 log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
 if [ "$(uname -r)" != "$KERNEL_RELEASE" ]; then
@@ -68,7 +79,8 @@ run_custom_job() {
 
 if [ -n "$NOISE_CMD" ]; then
 	log "runner: noise: $NOISE_CMD"
-	sh -c "exec $NOISE_CMD" > "$cell/noise.log" 2>&1 &
+	# In the cell directory: stress-ng writes its YAML metrics there.
+	(cd "$cell" && exec sh -c "exec $NOISE_CMD") > "$cell/noise.log" 2>&1 &
 	noise_pid=$!
 fi
 
@@ -90,7 +102,7 @@ if [ -n "$BPFTRACE" ]; then
 			t=$((t + 1))
 			if [ $t -ge $((ATTACH_TIMEOUT * 2)) ]; then
 				log "runner: bpftrace $name did not attach in ${ATTACH_TIMEOUT}s"
-				cat "$cell/bpftrace/$name.stderr" > /dev/console
+				cat "$cell/bpftrace/$name.stderr" >> "$CONSOLE"
 				finish 2
 			fi
 		done
