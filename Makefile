@@ -4,6 +4,7 @@
 #   make image   build the guest initramfs
 #   make run     set up and run the main job on defaults, print the table
 #   make check   set up and run every test (unit, module build, VM)
+#   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
 
 # The guest kernel: Debian's newest installed linux-image-amd64 that also has
 # headers (the module must be built against exactly the kernel that boots).
@@ -67,6 +68,20 @@ clean:
 bench-driver bench-observer bench-batch bench-timing: module image
 	$(MAKE) -C bench/libbpf
 	bench/$(@:bench-%=%)/run.sh
+
+# Seed 000 (freelist empty check): full_update at 16 vCPUs on the `fixed` and
+# `before-000` kernel variants, 5 repeats each, compared within the run; prints
+# the seed's own lines beside ours and our ratio fixed/before-000 of ops/s per
+# CPU with its CI and the accelerator. A failed cell fails the target after
+# the comparison of the others. SEED000_DURATION=s, SEED000_OUT=dir to override.
+SEED000_DURATION ?= 10
+.PHONY: seed-000
+seed-000: all image
+	@out=$${SEED000_OUT:-results/seed-000-$$(date +%Y%m%d-%H%M%S)}; \
+	./harness/htab-torture run --cpus 16 --workload full_update --kernel fixed,before-000 \
+		--repeat 5 --duration $(SEED000_DURATION) --bpftrace none --out "$$out"; \
+	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
+	bench/seed-000.sh "$$out" || exit $$?; exit $$rc
 
 # For tests: the guest kernel release the module is built for.
 print-kver:

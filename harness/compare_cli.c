@@ -65,15 +65,14 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 		case 'b': o->base = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
-			fprintf(stderr, "compare: unknown option or missing value: %s\n",
-				argv[optind - 1]);
-			usage(stderr);
+			fprintf(stderr, "compare: unknown option or missing value: %s "
+				"(see 'htab-torture compare --help')\n", argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2) {
-		fprintf(stderr, "compare: need one run directory (across its kernels) or two\n");
-		usage(stderr);
+		fprintf(stderr, "compare: need one run directory (across its kernels) or two, "
+			"got %d (see 'htab-torture compare --help')\n", argc - optind);
 		return 2;
 	}
 	o->run_a = argv[optind];
