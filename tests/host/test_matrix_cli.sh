@@ -1,0 +1,35 @@
+#!/bin/bash
+# The matrix runner's refusals, without a VM: --target host on this machine
+# (no module loading here) says exactly why; an unknown kernel variant and a
+# bad noise profile list the valid names; exit 2 and nothing written. Also
+# the default matrix (no --cpus) and a resumed --out with other parameters.
+. "$(dirname "$0")/../lib.sh"
+d=$(fresh_dir matrix_cli)
+one() {	# expected rc, expected substring, args...
+	local want_rc=$1 want=$2 err rc; shift 2
+	err=$("$HT" "$@" 2>&1 >/dev/null); rc=$?
+	expect_eq "exit of '$*'" "$rc" "$want_rc"
+	[[ $err == *"$want"* ]] || fail "'$*': '$err' lacks '$want'"
+	echo "ok: $err"
+}
+if [ ! -e /proc/modules ]; then
+	one 2 "--target host: this kernel cannot load modules (no /proc/modules" \
+		run --target host --cpus 1 --out "$d/h"
+elif [ ! -e /sys/kernel/debug/kprobes ] && [ ! -e /sys/bus/event_source/devices/kprobe ]; then
+	one 2 "no kprobes" run --target host --cpus 1 --out "$d/h"
+fi
+one 2 "valid: distro, " run --kernel nosuchvariant --cpus 2 --out "$d/k"
+one 2 "must be one of none, cpu, vm, sched, irq" run --noise loud --cpus 2 --out "$d/n"
+one 2 "--shard '3/2'" run --shard 3/2 --out "$d/s"
+one 2 "merge needs OUT" merge "$d/m"
+one 2 "no manifest.json" merge "$d/m" "$d"
+[ -z "$(ls "$d")" ] || fail "a refused command wrote into $d: $(ls "$d")"
+expect_eq "default matrix" "$("$HT" run --plan-only | tr '\n' ' ')" \
+	"v16-full_update-distro-none-r0 v32-full_update-distro-none-r0 v48-full_update-distro-none-r0 v64-full_update-distro-none-r0 v96-full_update-distro-none-r0 "
+"$HT" run --help | grep -q 'irq' || fail "--help lacks the noise table"
+# A run directory remembers its parameters: other ones are refused.
+mkdir -p "$d/r"
+"$HT" run --cpus 2 --duration 3 --bpftrace none --out "$d/r" --dry-run > /dev/null || fail "dry run"
+[ ! -e "$d/r/manifest.json" ] || fail "--dry-run wrote a manifest"
+jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
+one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
