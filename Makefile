@@ -47,9 +47,15 @@ image: $(INITRAMFS)
 $(INITRAMFS): vm-images/mkinitramfs.sh vm-images/guest/init
 	vm-images/mkinitramfs.sh $(KVER) $@
 
+# The default matrix (vCPUs 16,32,48,64,96, full_update, distro kernel, no
+# noise; 3 s windows under TCG, 10 s under KVM), its table, then the report.
+# RUN_ARGS adds `htab-torture run` options (e.g. RUN_ARGS="--cpus 2,4").
 run: deps
 	$(MAKE) all image
-	./harness/htab-torture run --cpus 2 --workload full_update --duration 3 --out $(RUN_OUT)
+	@out=$(RUN_OUT); ./harness/htab-torture run --out "$$out" $(RUN_ARGS); rc=$$?; \
+	[ $$rc -ne 2 ] || exit 2; \
+	./harness/htab-torture report "$$out" > /dev/null && echo "report: $$out/report.html ($$out/report.txt)"; \
+	exit $$rc
 
 unit-tests: harness
 	$(MAKE) -C tests/unit check
@@ -68,6 +74,12 @@ clean:
 bench-driver bench-observer bench-batch bench-timing: module image
 	$(MAKE) -C bench/libbpf
 	bench/$(@:bench-%=%)/run.sh
+
+# Wall time of the default matrix vs its measurement windows, split into
+# boot/attach/stress/teardown/shutdown (bench/matrix_wall.sh; RUN_ARGS as for run).
+.PHONY: bench-matrix
+bench-matrix: all image
+	bench/matrix_wall.sh $(RUN_ARGS)
 
 # Seed 000 (freelist empty check): full_update at 16 vCPUs on the `fixed` and
 # `before-000` kernel variants, 5 repeats each, compared within the run; prints

@@ -80,7 +80,7 @@ static void fmt_num(char *buf, size_t n, double v, int prec)
 		snprintf(buf, n, "%.*f", prec, v);
 }
 
-#define ROW "%-5s %-5s %-20s %14s %14s %10s %10s  %s\n"
+#define ROW "%-5s %-5s %-20s %-12s %-6s %14s %14s %10s %10s  %s\n"
 
 static void print_cell(FILE *f, json_t *c)
 {
@@ -95,7 +95,8 @@ static void print_cell(FILE *f, json_t *c)
 	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
 	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
 		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
-	fprintf(f, ROW, vc, str(c, "accel"), str(c, "workload"), ops, per, p50, p99, verdict);
+	fprintf(f, ROW, vc, str(c, "accel"), str(c, "workload"), str(c, "kernel"), str(c, "noise"),
+		ops, per, p50, p99, verdict);
 }
 
 static bool same_config(json_t *a, json_t *b)
@@ -103,7 +104,8 @@ static bool same_config(json_t *a, json_t *b)
 	return json_equal(json_object_get(a, "vcpus"), json_object_get(b, "vcpus")) &&
 	       json_equal(json_object_get(a, "workload"), json_object_get(b, "workload")) &&
 	       json_equal(json_object_get(a, "kernel"), json_object_get(b, "kernel")) &&
-	       json_equal(json_object_get(a, "noise"), json_object_get(b, "noise"));
+	       json_equal(json_object_get(a, "noise"), json_object_get(b, "noise")) &&
+	       json_equal(json_object_get(a, "test_action"), json_object_get(b, "test_action"));
 }
 
 /* mean ± sample stddev of ops/s over PASS cells of one configuration. */
@@ -141,7 +143,8 @@ static void print_spread(FILE *f, json_t *cells, size_t first, bool *done)
 	}
 	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c0, "vcpus")));
 	snprintf(verdict, sizeof(verdict), "%d/%d PASS", npass, total);
-	fprintf(f, ROW, vc, str(c0, "accel"), str(c0, "workload"), ops, "", "", "", verdict);
+	fprintf(f, ROW, vc, str(c0, "accel"), str(c0, "workload"), str(c0, "kernel"), str(c0, "noise"),
+		ops, "", "", "", verdict);
 }
 
 void summary_print(FILE *f, json_t *cells)
@@ -150,9 +153,9 @@ void summary_print(FILE *f, json_t *cells)
 	bool tcg = false, repeats = false, *done = calloc(n ? n : 1, sizeof(bool));
 	json_t *c;
 
-	fprintf(f, ROW, "vCPUs", "accel", "workload", "ops/s total", "ops/s per CPU",
-		"pop p50", "pop p99", "verdict");
-	fprintf(f, ROW, "", "", "", "ops/s", "ops/s/CPU", "ns", "ns", "");
+	fprintf(f, ROW, "vCPUs", "accel", "workload", "kernel", "noise", "ops/s total",
+		"ops/s per CPU", "pop p50", "pop p99", "verdict");
+	fprintf(f, ROW, "", "", "", "", "", "ops/s", "ops/s/CPU", "ns", "ns", "");
 	json_array_foreach(cells, i, c) {
 		print_cell(f, c);
 		tcg |= !strcmp(str(c, "accel"), "tcg");
