@@ -1,0 +1,20 @@
+#!/bin/bash
+# Issue 3: a bad value for every module parameter (out of range, unknown
+# name, bad cpulist, CPU not online) makes insmod fail with EINVAL and a
+# kernel message naming the parameter; the guest shows no WARN, BUG or Oops
+# (the harness scans console and dmesg: any of those makes the cell CRASH).
+. "$(dirname "$0")/../lib.sh"
+d=$(fresh_dir module_bad_params)
+"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+	--job-script "$ROOT/tests/vm/jobs/bad_params.sh" --out "$d" || fail "harness exit $?"
+t=$(ls "$d"/*/bad_params.txt) || fail "no bad_params.txt"
+expect_eq "cases" "$(wc -l < "$t")" 19
+for p in workload map_type prealloc max_entries value_size duration_ms time_ops fill_pct cpus map_id; do
+	grep -q "^$p|" "$t" || fail "parameter $p not tried"
+done
+while IFS='|' read -r name rc err msg; do
+	expect_cmp "$name: insmod exit" "$rc" "!=" 0
+	[[ $msg == *"$name"* ]] || fail "$name: kernel message does not name it: $msg"
+done < "$t"
+expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS
+! grep -qE 'WARNING:|BUG:|Oops' "$d"/*/console.log "$d"/*/dmesg.txt || fail "splat in guest log"
