@@ -28,6 +28,7 @@ struct ht_thread {
 	int cpu;
 	u64 steps;		/* workload steps done (seed "events") */
 	u32 cursor;		/* workload private */
+	u32 sample_left[HT_NR_OPS];	/* ops of each kind until the next timed one */
 };
 
 struct ht_workload {
@@ -71,6 +72,7 @@ struct ht_ctx {
 	u32 fill_pct;
 	u32 duration_ms;
 	bool time_ops;
+	u32 time_sample;	/* time one op in time_sample of each kind */
 	u32 expected_errors;
 	cpumask_var_t cpus;
 	unsigned int nr_threads;
@@ -156,15 +158,24 @@ static inline int ht_map_delete_raw(u32 key)
 	return ret;
 }
 
-static inline u64 ht_op_begin(void)
+/*
+ * Under TCG a clock read costs as much as a map op, so timing can be
+ * sampled: one op in time_sample of each kind is timed (per kind, so a
+ * workload alternating update/delete cannot alias a sampling period).
+ * 0 from ht_op_begin() means "not timed".
+ */
+static inline u64 ht_op_begin(struct ht_thread *t, enum ht_op op)
 {
-	return ht.time_ops ? ktime_get_ns() : 0;
+	if (!ht.time_ops || --t->sample_left[op])
+		return 0;
+	t->sample_left[op] = ht.time_sample;
+	return ktime_get_ns();
 }
 
 static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 			     int ret)
 {
-	if (ht.time_ops)
+	if (t0)
 		ht_hist_add(&t->stats->hist[op], ktime_get_ns() - t0);
 	t->stats->ops++;
 	if (unlikely(ret))
@@ -174,7 +185,7 @@ static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 /* Accounted ops, for the workers' hot loops. */
 static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 {
-	u64 t0 = ht_op_begin();
+	u64 t0 = ht_op_begin(t, HT_OP_UPDATE);
 	int ret = ht_map_update_raw(key, t->value, flags);
 
 	ht_op_end(t, HT_OP_UPDATE, t0, ret);
@@ -183,7 +194,7 @@ static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 
 static inline int ht_lookup(struct ht_thread *t, u32 key)
 {
-	u64 t0 = ht_op_begin();
+	u64 t0 = ht_op_begin(t, HT_OP_LOOKUP);
 	int ret = ht_map_lookup_raw(key);
 
 	ht_op_end(t, HT_OP_LOOKUP, t0, ret);
@@ -192,7 +203,7 @@ static inline int ht_lookup(struct ht_thread *t, u32 key)
 
 static inline int ht_delete(struct ht_thread *t, u32 key)
 {
-	u64 t0 = ht_op_begin();
+	u64 t0 = ht_op_begin(t, HT_OP_DELETE);
 	int ret = ht_map_delete_raw(key);
 
 	ht_op_end(t, HT_OP_DELETE, t0, ret);

@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "htab_torture.h"
+#include "inject.h"
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("BPF hash map allocator torture test");
@@ -45,11 +46,13 @@ ht_param(int, prealloc, 1, "Preallocate elements (0: BPF_F_NO_PREALLOC; LRU need
 ht_param(int, max_entries, 4096, "Map capacity (1..2097152)");
 ht_param(int, value_size, 8, "Value size in bytes (1..4096)");
 ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
-ht_param(int, time_ops, 1, "Time every map op into latency histograms (0|1)");
+ht_param(int, time_ops, 1, "Time map ops into latency histograms (0|1)");
+ht_param(int, time_sample, 1, "With time_ops=1, time one op in N of each kind (1..1000000; 1: every op)");
 ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
 ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
+DEFINE_PER_CPU(struct task_struct *, ht_cpu_worker);
 
 static const struct ht_workload *ht_workloads[] = {
 	&ht_wl_full_update, &ht_wl_overwrite, &ht_wl_batch_add_batch_del,
@@ -77,6 +80,7 @@ static const struct {
 	{ "value_size", &value_size, 1, 4096 },
 	{ "duration_ms", &duration_ms, 100, 600000 },
 	{ "time_ops", &time_ops, 0, 1 },
+	{ "time_sample", &time_sample, 1, 1000000 },
 	{ "fill_pct", &fill_pct, 0, 100 },
 	{ "map_id", &map_id, 0, INT_MAX },
 };
@@ -150,6 +154,7 @@ static int ht_validate_params(void)
 	ht.value_size = value_size;
 	ht.duration_ms = duration_ms;
 	ht.time_ops = time_ops;
+	ht.time_sample = time_sample;
 	ht.fill_pct = fill_pct;
 	return 0;
 }
@@ -160,23 +165,42 @@ static void ht_wait_for_stop(void)
 		schedule_timeout_interruptible(HZ / 10);
 }
 
+/*
+ * The deadline is read every HT_CLOCK_STEPS steps (HT_BATCH ops each), not
+ * every step: under TCG a clock read is not free, and time_ops=0 should
+ * differ from time_ops=1 by the per-op timing alone. A run overshoots its
+ * duration by at most HT_CLOCK_STEPS - 1 steps.
+ */
+#define HT_CLOCK_STEPS	8
+
+static void ht_worker_loop(struct ht_thread *t)
+{
+	unsigned int n = 0;
+	u64 t0, now;
+
+	t0 = ktime_get_ns();
+	now = t0;
+	this_cpu_write(ht_cpu_worker, current);
+	do {
+		ht.wl->step(t);
+		cond_resched();
+		if (++n % HT_CLOCK_STEPS)
+			continue;
+		now = ktime_get_ns();
+	} while (!READ_ONCE(ht.stop) && now < ht.end_ns);
+	this_cpu_write(ht_cpu_worker, NULL);
+	t->stats->ns = ktime_get_ns() - t0;
+}
+
 static int ht_worker(void *arg)
 {
 	struct ht_thread *t = arg;
-	u64 t0, now;
 
 	/* acquire: pairs with the controller's release of end_ns */
 	wait_event_interruptible(ht.start_wq, smp_load_acquire(&ht.started) ||
 				 kthread_should_stop());
-	if (smp_load_acquire(&ht.started) && !kthread_should_stop()) { /* as above */
-		t0 = ktime_get_ns();
-		do {
-			ht.wl->step(t);
-			cond_resched();
-			now = ktime_get_ns();
-		} while (!READ_ONCE(ht.stop) && now < ht.end_ns);
-		t->stats->ns = now - t0;
-	}
+	if (smp_load_acquire(&ht.started) && !kthread_should_stop()) /* as above */
+		ht_worker_loop(t);
 	if (atomic_dec_and_test(&ht.nr_running))
 		wake_up(&ht.done_wq);
 	ht_wait_for_stop();
@@ -230,11 +254,12 @@ static void ht_print_end(void)
 	const struct ht_verdict *v = &ht.verdict;
 	bool ok = !v->nr_failures;
 
-	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d fill_pct=%u map_id=%u%s%s\n",
+	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d time_sample=%u fill_pct=%u map_id=%u fault=%s%s%s\n",
 		 ok ? "SUCCESS" : "FAILURE", ht.wl->name, ht.map_type_name,
 		 ht.prealloc, ht.max_entries, ht.value_size, ht.duration_ms,
 		 cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
-		 ht.fill_pct, ht.map_id, ok ? "" : " failed: ",
+		 ht.time_sample, ht.fill_pct, ht.map_id, ht_faults_str(),
+		 ok ? "" : " failed: ",
 		 ok ? "" : v->failures[0]);
 }
 
@@ -264,6 +289,7 @@ static int ht_controller(void *unused)
 	if (ret || READ_ONCE(ht.abort))
 		goto out;
 
+	ht_faults_enable();
 	ht.start_ns = ktime_get_ns();
 	ht.end_ns = ht.start_ns + (u64)ht.duration_ms * NSEC_PER_MSEC;
 	/* release: workers read end_ns only after seeing started */
@@ -275,6 +301,7 @@ static int ht_controller(void *unused)
 						 !atomic_read(&ht.nr_running) ||
 						 kthread_should_stop(), HZ);
 	ht.duration_ns = ktime_get_ns() - ht.start_ns;
+	ht_faults_disable();
 	if (!kthread_should_stop() && !READ_ONCE(ht.abort))
 		ht_finish();
 out:
@@ -338,6 +365,7 @@ static void ht_cleanup(void)
 	}
 	debugfs_remove_recursive(ht.dir);
 	ht.dir = NULL;
+	ht_faults_cleanup();
 	ht_map_close();
 	for (i = 0; ht.threads && i < ht.nr_threads; i++) {
 		kvfree(ht.threads[i].stats);
@@ -359,7 +387,7 @@ static void ht_cleanup(void)
 
 static int ht_alloc_threads(void)
 {
-	unsigned int i = 0;
+	unsigned int i = 0, op;
 	int cpu;
 
 	ht.threads = kcalloc(ht.nr_threads, sizeof(*ht.threads), GFP_KERNEL);
@@ -371,6 +399,8 @@ static int ht_alloc_threads(void)
 
 		t->idx = i++;
 		t->cpu = cpu;
+		for (op = 0; op < HT_NR_OPS; op++)
+			t->sample_left[op] = 1;	/* the first op is timed */
 		t->stats = kvzalloc(sizeof(*t->stats), GFP_KERNEL);
 		t->value = kzalloc(round_up(ht.value_size, 8), GFP_KERNEL);
 		if (!t->stats || !t->value)
@@ -427,6 +457,9 @@ static int __init ht_init(void)
 		if (ret)
 			goto fail;
 	}
+	ret = ht_faults_init();
+	if (ret)
+		goto fail;
 	ret = -ENOMEM;
 	ht.ctl_value = kzalloc(round_up(value_size, 8), GFP_KERNEL);
 	if (!ht.ctl_value)
@@ -453,10 +486,11 @@ static int __init ht_init(void)
 	debugfs_create_file("status", 0444, ht.dir, NULL, &ht_status_fops);
 	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
 
-	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d fill_pct=%u map_id=%u\n",
+	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u map_id=%u fault=%s\n",
 		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,
 		ht.value_size, ht.duration_ms, cpumask_pr_args(ht.cpus),
-		ht.time_ops, ht.fill_pct, ht.map_id);
+		ht.time_ops, ht.time_sample, ht.fill_pct, ht.map_id,
+		ht_faults_str());
 	ret = ht_start_threads();
 	if (ret)
 		goto fail;

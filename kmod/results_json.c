@@ -11,9 +11,10 @@
 #include <linux/slab.h>
 #include <linux/utsname.h>
 #include "htab_torture.h"
+#include "inject.h"
 
 /* Worst case: every bucket of every op non-empty, ~60 bytes each. */
-#define HT_JSON_FIXED	(4096 + HT_NR_OPS * HT_HIST_BUCKETS * 64)
+#define HT_JSON_FIXED	(4096 + HT_MAX_FAULTS * 512 + HT_NR_OPS * HT_HIST_BUCKETS * 64)
 #define HT_JSON_THREAD	640
 
 /* seq_buf_puts() is not exported in 6.1 */
@@ -53,10 +54,11 @@ static void ht_json_params(struct seq_buf *s)
 		       ht.wl->name, ht.map_type_name, ht.prealloc);
 	seq_buf_printf(s, "             \"max_entries\": %u, \"value_size\": %u, \"duration_ms\": %u,\n",
 		       ht.max_entries, ht.value_size, ht.duration_ms);
-	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d,\n",
-		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops);
-	seq_buf_printf(s, "             \"fill_pct\": %u, \"map_id\": %u},\n",
-		       ht.fill_pct, ht.map_id);
+	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d, \"time_sample\": %u,\n",
+		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
+		       ht.time_sample);
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"map_id\": %u, \"fault\": \"%s\"},\n",
+		       ht.fill_pct, ht.map_id, ht_faults_str());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -169,6 +171,7 @@ int ht_results_build(void)
 	ht_puts(&s, "},\n");
 	ht_json_per_cpu(&s);
 	ht_json_latency(&s);
+	ht_faults_json(&s);
 	ht_json_verdict(&s);
 	ht_puts(&s, "}\n");
 

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Fault injectors of htab_torture: kprobes/kretprobes at named kernel
+ * functions, chosen by the fault= parameter (syntax in inject.c and
+ * README.md). inject.c parses, registers, counts and reports; the
+ * injectors themselves are inject_delay.c and inject_exhaust.c.
+ */
+#ifndef _HT_INJECT_H
+#define _HT_INJECT_H
+
+#include <linux/cpumask.h>
+#include <linux/kprobes.h>
+#include <linux/prandom.h>
+#include <linux/seq_buf.h>
+#include <linux/smp.h>
+#include <linux/types.h>
+
+#define HT_MAX_FAULTS		4
+#define HT_FAULT_LEN		160
+#define HT_FAULT_SYM_LEN	64
+/* p is kept in parts per billion; HT_PPB means "always". */
+#define HT_PPB			1000000000U
+/* A longer busy-wait with interrupts off invites soft-lockup reports. */
+#define HT_DELAY_MAX_NS		1000000ULL
+
+/* Per-CPU state of one fault: the handlers run with preemption off. */
+struct ht_fault_pcpu {
+	u64 hits;		/* probe hits that passed the filters */
+	u64 injected;		/* of those, faults injected */
+	u32 every_left;		/* hits until the next every=N injection */
+	struct rnd_state rnd;
+};
+
+struct ht_fault;
+
+struct ht_injector {
+	const char *name;
+	const char *default_symbol;
+	/* Register the probe disabled (so a bad symbol fails insmod). */
+	int (*arm)(struct ht_fault *f);
+	void (*disarm)(struct ht_fault *f);
+	unsigned long (*nmissed)(const struct ht_fault *f);
+};
+
+struct ht_fault {
+	const struct ht_injector *inj;
+	char spec[HT_FAULT_LEN];		/* this fault's own text */
+	char symbol[HT_FAULT_SYM_LEN];
+	u64 ns;					/* delay only */
+	u32 p_ppb;				/* probability, parts per 1e9 */
+	u64 threshold;				/* p scaled to 2^32 */
+	u32 every;				/* 0: use p */
+	cpumask_var_t cpus;
+	struct ht_fault_pcpu __percpu *pc;
+	struct kprobe *kp;			/* the probe enable/disable acts on */
+	bool registered;
+	union {
+		struct kprobe kprobe;
+		struct kretprobe kretprobe;
+	};
+	/* exhaust: __pcpu_freelist_push(), resolved at arm time */
+	void (*push)(void *freelist, void *node);
+};
+
+extern const struct ht_injector ht_inj_delay;
+extern const struct ht_injector ht_inj_exhaust;
+
+/* The worker kthread bound to each CPU while it runs its loop, or NULL. */
+DECLARE_PER_CPU(struct task_struct *, ht_cpu_worker);
+
+/*
+ * Common filter and sampling for the handlers: on a selected CPU, count a
+ * hit and decide whether to inject (every=N per CPU, else probability p
+ * from a per-CPU prandom state: no locks, fine with interrupts off).
+ */
+static inline bool ht_fault_fire(struct ht_fault *f)
+{
+	struct ht_fault_pcpu *pc;
+
+	if (!cpumask_test_cpu(smp_processor_id(), f->cpus))
+		return false;
+	pc = this_cpu_ptr(f->pc);
+	pc->hits++;
+	if (f->every) {
+		if (--pc->every_left)
+			return false;
+		pc->every_left = f->every;
+	} else if (f->p_ppb < HT_PPB &&
+		   prandom_u32_state(&pc->rnd) >= f->threshold) {
+		return false;
+	}
+	pc->injected++;
+	return true;
+}
+
+/* Undo an injection the handler could not carry out. */
+static inline void ht_fault_uncount(struct ht_fault *f)
+{
+	this_cpu_ptr(f->pc)->injected--;
+}
+
+int ht_faults_init(void);
+void ht_faults_enable(void);
+void ht_faults_disable(void);
+void ht_faults_cleanup(void);
+const char *ht_faults_str(void);
+void ht_faults_json(struct seq_buf *s);
+int ht_fault_resolve(const char *symbol, unsigned long *addr);
+
+#endif /* _HT_INJECT_H */
