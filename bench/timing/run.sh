@@ -17,7 +17,7 @@ cell=$out/cell
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/timing: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
-echo "# bench/timing: $(date -u +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}"
+echo "# bench/timing: $(date -u +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")"
 echo "# workload $wl, map hash prealloc max_entries $entries value 8 B; $reps interleaved rounds of $dur s each"
 for f in "$cell"/r*_t?.json; do
 	b=$(basename "$f" .json); r=${b%%_*}

@@ -8,6 +8,7 @@ make -s -C "$ROOT/bench/libbpf" > /dev/null || fail "bench/libbpf does not build
 d=$(fresh_dir libbpf_tools)
 boot_guest 2 "$d/cell" "$ROOT/tests/vm/jobs/libbpf_tools.sh" 180 LIBBPF_DIR="$ROOT/bench/libbpf"
 expect_eq "guest exit status" "$?" 0
+[ -n "${GUEST_APPEND:-}" ] || expect_eq "harness verdict" "$(jq -r .verdict "$d/cell/cell.json")" PASS
 c=$d/cell
 expect_eq "full_update_driver exit" "$(cat "$c/fud.rc")" 0
 expect_eq "full_update_driver stderr empty" "$(cat "$c/fud.err")" ""
