@@ -180,6 +180,12 @@ if [ ! -f "$tree/.htab-tree" ]; then
 			rsync -a --link-dest="$src/" "$seed/" "$tree.tmp/"
 		) 7> "$build/.lock-$SEED_TREE"
 		rm -f "$tree.tmp/.htab-hash" "$tree.tmp/.htab-build.log"
+		# Kbuild's own records are relative, but objtool's (tools/ build)
+		# name the seed's absolute path: left alone, objtool is rebuilt and,
+		# as every object depends on it, so is the whole kernel.
+		seed_re=$(printf '%s/' "$seed" | sed 's/[.[\*^$#]/\\&/g')
+		grep -rlZF --include='.*.cmd' --include='*.d' "$seed/" "$tree.tmp/tools" |
+			xargs -0 -r sed -i "s#$seed_re#$tree/#g"
 	else
 		how=cold
 		msg "creating $tree (hard links to $src)"
