@@ -49,11 +49,12 @@ struct ht_exhaust_data {
 	void *freelist;
 };
 
+/* NULL while the kretprobe is being unregistered */
 static struct ht_fault *ht_exhaust_fault(struct kretprobe_instance *ri)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	return container_of(rp, struct ht_fault, kretprobe);
+	return rp ? container_of(rp, struct ht_fault, kretprobe) : NULL;
 }
 
 static int ht_exhaust_entry(struct kretprobe_instance *ri,
