@@ -20,7 +20,22 @@ bt_start() {
 	done
 	log "bench_observer: attached $2 after $((t / 2)) s"
 }
-bt_stop() { kill -INT $bt_pid; wait $bt_pid; }
+# bpftrace prints its maps on SIGINT. Under a heavily loaded host one run
+# once never exited: give it 120 s (logging, so the harness sees progress),
+# then kill it; the round then lacks @calls and the summary drops it.
+bt_stop() {
+	kill -INT $bt_pid
+	t=0
+	while kill -0 $bt_pid 2>/dev/null && [ $t -lt 240 ]; do
+		sleep 0.5; t=$((t + 1))
+		[ $((t % 40)) -eq 0 ] && log "bench_observer: waiting for bpftrace to exit ($((t / 2)) s)"
+	done
+	if kill -0 $bt_pid 2>/dev/null; then
+		log "bench_observer: bpftrace did not exit on SIGINT in 120 s; killed"
+		kill -KILL $bt_pid
+	fi
+	wait $bt_pid
+}
 modes="plain kprobe fentry"
 i=1
 while [ "$i" -le "$REPEATS" ]; do

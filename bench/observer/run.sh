@@ -35,9 +35,15 @@ for f in "$cell"/r*_{plain,kprobe,fentry}.json; do
 		  evs: ((.per_cpu | map(.ops_per_sec) | add) / (.per_cpu | length))}' "$f"
 done > "$out/samples.ndjson"
 jq -rs -L "$BENCH_ROOT/bench/lib" --argjson entries "$entries" 'include "stats";
-	def ev(m): map(select(.m == m)) | sort_by(.rep) | map(.evs);
+	# a round counts only if both traced runs reported their @calls
+	(group_by(.rep) | map(select(map(select(.m != "plain" and .calls == null)) | length == 0)
+		| .[0].rep)) as $ok
+	| (map(.rep) | unique | length) as $all
+	| map(select(.rep as $r | $ok | index($r)))
+	| def ev(m): map(select(.m == m)) | sort_by(.rep) | map(.evs);
 	ev("plain") as $p
 	| "mode     ops/s per CPU (mean ± sd)   traced/plain (95% CI)     pops/op   cost per probe hit (mean ± sd over rounds)",
+	  "rounds   \($ok | length) of \($all) (a round without both traced runs\u0027 @calls is dropped)",
 	  "units    map updates/s per kthread   ratio                     count     ns (entry+return probe pair)",
 	  "plain    \("\($p | mean | r0) ± \($p | sd | r0)" | col(28))1",
 	  (("kprobe", "fentry") as $m | ev($m) as $t
