@@ -13,5 +13,5 @@ boot_guest "$vcpus" "$cell" "$BENCH_ROOT/bench/batch/job.sh" 600 \
 	BATCH_ARGS="$args" LIBBPF_DIR="$BENCH_ROOT/bench/libbpf"
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/batch: guest exit $rc; see $cell/console.log $cell/batch_dump.err" >&2; exit 1; }
-echo "# bench/batch: $(date -u +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, QEMU -cpu max, $(host_load "$cell")"
+echo "# bench/batch: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, QEMU -cpu max, $(host_load "$cell")"
 tee "$out/summary.txt" < "$cell/batch_dump.out"

@@ -24,7 +24,7 @@ fe=$BENCH_ROOT/bpftrace/__pcpu_freelist_pop_fentry.bt
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/observer: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
-echo "# bench/observer: $(date -u +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_plain.json"), clocksource ${cs:-?}, $(bpftrace --version), $(host_load "$cell")"
+echo "# bench/observer: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_plain.json"), clocksource ${cs:-?}, $(bpftrace --version), $(host_load "$cell")"
 echo "# full_update time_ops=0, map hash prealloc max_entries $entries, $reps interleaved rounds of $dur s; kprobe: $(basename "$kp"), fentry: $(basename "$fe")"
 for f in "$cell"/r*_{plain,kprobe,fentry}.json; do
 	b=$(basename "$f" .json); r=${b%%_*}; m=${b#*_}

@@ -20,7 +20,7 @@ cell=$out/cell
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/timing: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
-echo "# bench/timing: $(date -u +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0s1.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")"
+echo "# bench/timing: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0s1.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")"
 echo "# workload $wl, map hash prealloc max_entries $entries value 8 B; $reps interleaved rounds of $dur s each"
 for f in "$cell"/r*_t*s*.json; do
 	b=$(basename "$f" .json); r=${b%%_*}
@@ -32,7 +32,7 @@ jq -rs -L "$BENCH_ROOT/bench/lib" 'include "stats";
 	ev("time_ops=0 time_sample=1") as $a
 	| "setting                    ops/s per CPU (mean ± sd)   ratio to time_ops=0 (95% CI, delta method)   paired per round   goal >= 0.95",
 	  "units                      map ops/s per kthread       ratio                                        ratio",
-	  (map(.s) | unique | sort_by(. != "time_ops=0 time_sample=1")[] as $s | ev($s) as $b
+	  (. as $rows | map(.s) | unique | sort_by(. != "time_ops=0 time_sample=1")[] as $s | $rows | ev($s) as $b
 	   | ratio_ci($b; $a) as $q | paired($b; $a) as $p
 	   | "\($s | col(27))\("\($b | mean | r0) ± \($b | sd | r0)" | col(28))"
 	   + if $s == "time_ops=0 time_sample=1" then "1" else
