@@ -5,7 +5,9 @@
 # prints, from each cell's timings (cell.json, FORMAT.md):
 #   wall time of the whole run, the sum of measurement windows (stress_s),
 #   their ratio, and where the rest went: boot / attach / stress / teardown /
-#   shutdown (guest uptime based; shutdown includes QEMU start-up).
+#   shutdown — on the host's clock (cell.json host_timings: boot includes QEMU
+#   start-up) when the run has them, else the guest's (timings; under TCG with
+#   many vCPUs the guest clock lags, and shutdown absorbs the difference).
 # Usage: bench/matrix_wall.sh [--out DIR] [run options...]
 #        bench/matrix_wall.sh --from RUN_DIR   (figures of a finished run)
 # Target: the ratio shrinking run over run; <= 1.5 under KVM.
@@ -42,14 +44,17 @@ echo "host: $(nproc) CPUs, accel $(jq -r '.cells[0].accel' "$s"), $(jq '.cells |
 echo
 printf '%-34s %8s %8s %8s %8s %8s %8s %8s  %s\n' cell wall boot attach stress teardown shutdown ratio verdict
 printf '%-34s %8s %8s %8s %8s %8s %8s %8s  %s\n' "" s s s s s s "wall/stress" ""
-jq -r '.cells[] | [.cell, .timings.wall_s, .timings.boot_s, .timings.attach_s, .timings.stress_s,
-	.timings.teardown_s, .timings.shutdown_s, .verdict] | @tsv' "$s" |
+T=timings
+[ "$(jq '[.cells[] | has("host_timings")] | all' "$s")" = true ] && T=host_timings
+echo "phase split on the $([ $T = timings ] && echo "guest's clock (timings)" || echo "host's clock (host_timings)")"
+jq -r --arg T "$T" '.cells[] | .[$T] as $t | [.cell, $t.wall_s, $t.boot_s, $t.attach_s, $t.stress_s,
+	$t.teardown_s, $t.shutdown_s, .verdict] | @tsv' "$s" |
 while IFS=$'\t' read -r id w b a st t sh v; do
 	r=$(awk -v w="$w" -v s="$st" 'BEGIN { if (s + 0 > 0) printf "%.1f", w / s; else print "-" }')
 	printf '%-34s %8s %8s %8s %8s %8s %8s %8s  %s\n' "$id" "$w" "$b" "$a" "$st" "$t" "$sh" "$r" "$v"
 done
-jq -r --argjson wall "$wall" '
-	def sum(k): [.cells[].timings[k] // 0] | add;
+jq -r --arg T "$T" --argjson wall "$wall" '
+	def sum(k): [.cells[] | .[$T][k] // 0] | add;
 	(sum("stress_s")) as $m | (sum("wall_s")) as $cw |
 	"",
 	"wall time of the run:        \($wall) s",

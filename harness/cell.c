@@ -4,6 +4,7 @@
  * group and watch it until it ends, goes quiet or runs out of time.
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,10 @@
 #include "qemu_argv.h"
 
 volatile sig_atomic_t harness_stop;
+
+const char *const phase_keys[5] = {
+	"T_BOOT_DONE", "T_ATTACHED", "T_STRESS_START", "T_STRESS_END", "T_COPY_DONE",
+};
 
 static void on_stop(int sig)
 {
@@ -338,6 +343,9 @@ int cell_start(struct cell *cell)
 	cell->attempt = count_attempt(cell);
 	cell->t0 = cell->last_progress = now_mono();
 	cell->seen = -1;
+	cell->phases_size = -1;
+	for (int i = 0; i < 5; i++)
+		cell->host_phase[i] = NAN;
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "error: fork: %s\n", strerror(errno));
@@ -369,6 +377,35 @@ static void ended(struct cell *cell, struct boot_result *br, int st)
 	cell->pid = 0;
 }
 
+/*
+ * The host's clock when each phase appears: under TCG with many vCPUs the
+ * guest's uptime runs behind the wall clock, so phases.env alone cannot
+ * split a cell's wall time.
+ */
+static void watch_phases(struct cell *cell, double now)
+{
+	char p[PATH_MAX + 32], *text;
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/phases.env", cell->dir);
+	if (stat(p, &st) || st.st_size == cell->phases_size)
+		return;
+	cell->phases_size = st.st_size;
+	text = read_file(p, NULL);
+	for (int i = 0; text && i < 5; i++) {
+		size_t kl = strlen(phase_keys[i]);
+
+		if (!isnan(cell->host_phase[i]))
+			continue;
+		for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+			if (!strncmp(l, phase_keys[i], kl) && l[kl] == '=') {
+				cell->host_phase[i] = now - cell->t0;
+				break;
+			}
+	}
+	free(text);
+}
+
 int cell_poll(struct cell *cell, struct boot_result *br)
 {
 	double now = now_mono();
@@ -377,6 +414,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 
 	memset(br, 0, sizeof(*br));
 	br->qemu_exit = -1000;
+	watch_phases(cell, now);
 	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
 		write_host_exit(cell, st);
 		ended(cell, br, st);

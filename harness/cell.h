@@ -57,7 +57,13 @@ struct cell {
 	pid_t pid;
 	double t0, last_progress;
 	long long seen;
+	long long phases_size;
+	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */
+	double host_phase[5];
 };
+
+/* The phases.env keys, in order; host_phase[] follows it. */
+extern const char *const phase_keys[5];
 
 struct boot_result {
 	bool timed_out, quiet_timeout, interrupted;
