@@ -87,6 +87,9 @@ static int plan_modparams(const struct run_ctx *c, const struct cell *cell, stru
 		r |= strv_pushf(mp, "map_type=%s", o->map_type);
 	if (o->prealloc >= 0)
 		r |= strv_pushf(mp, "prealloc=%d", o->prealloc);
+	/* Verbatim: the module parses and validates it (insmod refuses a bad one). */
+	if (!fault_is_none(cell->fault))
+		r |= strv_pushf(mp, "fault=%s", cell->fault);
 	for (size_t i = 0; i < o->modparams.n; i++)
 		r |= strv_push(mp, o->modparams.v[i]);
 	return r;
@@ -116,6 +119,7 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	cell->kernel = pc->kernel;
 	cell->noise = pc->noise;
 	cell->test_action = pc->test_action;
+	cell->fault = pc->fault ? pc->fault : "none";
 	cell->k = kernel_find(c, pc->kernel);
 	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
 	if (!cell->k || !np)

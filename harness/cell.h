@@ -45,6 +45,7 @@ struct cell {
 	char dir[PATH_MAX];
 	int vcpus, repeat;
 	const char *workload, *kernel, *noise, *test_action;
+	const char *fault;	/* the --fault value ("none": no fault= parameter) */
 	const struct kernel_res *k;
 	char *noise_cmd;	/* "" for none */
 	int timeout_s;		/* whole boot, host side */

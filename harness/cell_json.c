@@ -160,8 +160,11 @@ static void add_module(const struct module_result *m, int vcpus, json_t *j)
 	if (m->root) {
 		json_t *f = json_object_get(m->root, "failures");
 		json_t *p = json_object_get(m->root, "params");
+		json_t *faults = json_object_get(m->root, "faults");
 
 		json_object_set(j, "failures", f ? f : json_array());
+		if (json_is_array(faults))
+			json_object_set(j, "faults", faults);
 		if (p)
 			json_object_set(j, "module_params", p);
 	}
@@ -209,6 +212,7 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "module", json_string(cell->k->module));
 	json_object_set_new(j, "noise", json_string(cell->noise));
 	json_object_set_new(j, "noise_cmd", json_string(cell->noise_cmd));
+	json_object_set_new(j, "fault", json_string(cell->fault));
 	json_object_set_new(j, "repeat", json_integer(cell->repeat));
 	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
 	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "matrix.h"
 #include "noise.h"
 
 const char *const workload_names[] = {
@@ -29,6 +30,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
+	OPT_FAULT,
 };
 
 static const struct option long_opts[] = {
@@ -50,6 +52,7 @@ static const struct option long_opts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "test-action", required_argument, NULL, OPT_TEST_ACTION },
 	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "shard", required_argument, NULL, OPT_SHARD },
 	{ "plan-only", no_argument, NULL, OPT_PLAN_ONLY },
@@ -62,17 +65,22 @@ static const struct option long_opts[] = {
 void run_usage(FILE *f)
 {
 	fputs("usage: htab-torture run --out DIR [--cpus LIST] [--workload W[,W...]] [--duration SECONDS]\n"
-	      "         [--kernel distro|VARIANT[,...]] [--noise PROFILE[,...]] [--repeat N]\n"
+	      "         [--kernel distro|VARIANT[,...]] [--noise PROFILE[,...]] [--fault SPEC]...\n"
+	      "         [--repeat N]\n"
 	      "         [--jobs N] [--shard I/N] [--plan-only] [--dry-run] [--target vm|host]\n"
 	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
 	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
 	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1] [--timeout SECONDS]\n"
 	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
-	      "matrix: vCPUs x workload x kernel x noise (x test action) x repeat; cells run in\n"
+	      "matrix: vCPUs x workload x kernel x noise x fault (x test action) x repeat; cells run in\n"
 	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
 	      "--cpus: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)\n"
 	      "--workload: default full_update; --duration: default 3 s under TCG, 10 s under KVM\n"
 	      "--kernel: distro (Debian's) or a variant of vm-images/build-kernel.sh --list (built on demand)\n"
+	      "--fault SPEC: repeatable, one axis value each (default none); passed to the module as\n"
+	      "  fault=SPEC: none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
+	      "  OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
+	      "  e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01\n"
 	      "--shard I/N: run only the cells whose plan index mod N is I-1 (merge with 'htab-torture merge')\n"
 	      "--plan-only: print the cell ids of the plan (after --shard), one a line, and exit\n"
 	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
@@ -305,6 +313,52 @@ static int parse_modparam(struct run_opts *o, const char *s)
 	return strv_push(&o->modparams, s);
 }
 
+#define FAULT_FORMS "none, delay[:SYMBOL]:N|Nns|Nus[:OPT...] or exhaust[:OPT...] " \
+	"(OPT p=P|every=N|cpus=LIST; several joined with +)"
+
+int fault_check(const char *s, char *err, size_t errlen)
+{
+	const char *p = s;
+
+	if (!*s || strlen(s) > 200)
+		goto bad;
+	/* job.env single-quotes MODPARAMS and the runner word-splits it. */
+	for (const char *q = s; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_:=,+.-", *q))
+			goto bad;
+	for (;;) {
+		size_t n = strcspn(p, "+");
+
+		if (!((n == 4 && !strncmp(p, "none", 4)) ||
+		      (n > 6 && !strncmp(p, "delay:", 6)) ||
+		      (n == 7 && !strncmp(p, "exhaust", 7)) ||
+		      (n > 8 && !strncmp(p, "exhaust:", 8))))
+			goto bad;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+bad:
+	snprintf(err, errlen, "--fault '%s': must be " FAULT_FORMS, s);
+	return -1;
+}
+
+static int parse_fault(struct run_opts *o, const char *s)
+{
+	char err[512];
+
+	if (fault_check(s, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < o->faults.n; i++)
+		if (!strcmp(o->faults.v[i], s)) {
+			fprintf(stderr, "error: --fault: '%s' appears twice\n", s);
+			return -1;
+		}
+	return strv_push(&o->faults, s);
+}
+
 void run_opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -323,6 +377,7 @@ void run_opts_free(struct run_opts *o)
 	strv_free(&o->kernels);
 	strv_free(&o->noises);
 	strv_free(&o->test_actions);
+	strv_free(&o->faults);
 	strv_free(&o->bpftrace);
 	strv_free(&o->modparams);
 }
@@ -343,6 +398,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_names(&o->kernels, "--kernel", arg, kernel_name_valid, print_kernel_rule);
 	case OPT_NOISE:
 		return parse_names(&o->noises, "--noise", arg, noise_valid, noise_print_names);
+	case OPT_FAULT:
+		return parse_fault(o, arg);
 	case OPT_JOBS:
 		return parse_int("--jobs", arg, 1, 256, &o->jobs);
 	case OPT_SHARD:
@@ -421,6 +478,8 @@ static int apply_defaults(struct run_opts *o)
 		return -1;
 	if (!o->noises.n && strv_push(&o->noises, "none"))
 		return -1;
+	if (!o->faults.n && strv_push(&o->faults, "none"))
+		return -1;
 	return 0;
 }
 
@@ -434,6 +493,25 @@ static int check_required(const struct run_opts *o)
 		fprintf(stderr, "error: --test-action cannot be used with --target host (it would crash this machine)\n");
 		return -1;
 	}
+	for (size_t i = 0; i < o->modparams.n; i++)
+		if (!strncmp(o->modparams.v[i], "fault=", 6) &&
+		    (o->faults.n > 1 || strcmp(o->faults.v[0], "none"))) {
+			fprintf(stderr, "error: --modparam %s and --fault: give the fault one way (--fault)\n",
+				o->modparams.v[i]);
+			return -1;
+		}
+	for (size_t i = 0; i < o->faults.n; i++)
+		for (size_t k = 0; k < i; k++) {
+			char a[FAULT_SLUG_MAX + 1], b[FAULT_SLUG_MAX + 1];
+
+			fault_slug(o->faults.v[i], a, sizeof(a));
+			fault_slug(o->faults.v[k], b, sizeof(b));
+			if (!strcmp(a, b)) {
+				fprintf(stderr, "error: --fault '%s' and '%s' give the same cell id suffix '-f%s'; write one of them differently\n",
+					o->faults.v[k], o->faults.v[i], a);
+				return -1;
+			}
+		}
 	if (o->kernel_image && o->kernels.n > 1) {
 		fprintf(stderr, "error: --kernel-image names one kernel; give a single --kernel label with it\n");
 		return -1;

@@ -17,6 +17,7 @@ struct run_opts {
 	struct strv kernels;		/* labels: "distro" or variant names */
 	struct strv noises;		/* noise profile names, default none */
 	struct strv test_actions;	/* tests: panic|hang|warn|none per cell; empty = none */
+	struct strv faults;		/* --fault values, verbatim; default "none" */
 	int jobs;			/* 0 = decided by host cores and memory */
 	int shard_i, shard_n;		/* --shard i/n; n = 0: whole plan */
 	bool plan_only;
@@ -49,6 +50,13 @@ int default_duration_s(enum accel_mode resolved);
  * error. Appends to cpus (capacity cap). 0 ok, -1 with a one-line message in err.
  */
 int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen);
+
+/*
+ * A --fault value: "none" or the module's fault= syntax (kmod/README.md),
+ * checked lightly: safe characters, each '+' part starts with none, delay:
+ * or exhaust. 0 ok, -1 with a one-line message in err.
+ */
+int fault_check(const char *s, char *err, size_t errlen);
 
 void run_opts_init(struct run_opts *o);
 void run_opts_free(struct run_opts *o);

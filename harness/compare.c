@@ -1,9 +1,11 @@
 /*
  * compare: match cell groups of two sides and test every metric.
- * A group is the PASS repeats of one (vcpus, workload, kernel, noise, params);
- * params are the module parameters the harness asked for (cell.json
- * "modparams") other than workload and duration, so a map_type or prealloc
- * change never pairs up with a default run.
+ * A group is the PASS repeats of one (vcpus, workload, kernel, noise, fault,
+ * params); params are the module parameters the harness asked for (cell.json
+ * "modparams") other than workload, duration and fault, so a map_type or
+ * prealloc change never pairs up with a default run. Cells of different
+ * faults never pair, except with --base-fault (one run: each fault against
+ * the base fault, same kernel).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,7 +18,7 @@ const char *const cmp_verdict_names[CV_NR] = { "FAIL", "CRASH", "TIMEOUT", "SKIP
 
 struct bucket {
 	int vcpus;
-	const char *workload, *kernel, *noise;
+	const char *workload, *kernel, *noise, *fault;
 	char *params;
 	const struct rep_cell **cells;
 	size_t n;
@@ -62,7 +64,8 @@ static char *cell_params(const struct rep_cell *c)
 	json_array_foreach(mp, i, v) {
 		const char *p = json_string_value(v);
 
-		if (p && strncmp(p, "workload=", 9) && strncmp(p, "duration_ms=", 12))
+		if (p && strncmp(p, "workload=", 9) && strncmp(p, "duration_ms=", 12) &&
+		    strncmp(p, "fault=", 6))
 			strv_push(&sv, p);
 	}
 	if (sv.n)
@@ -79,29 +82,31 @@ static char *cell_params(const struct rep_cell *c)
 	return s;
 }
 
+/* kernel, fault NULL: not part of the key. */
 static bool same_key(const struct bucket *x, int vcpus, const char *workload,
-		     const char *kernel, const char *noise, const char *params)
+		     const char *kernel, const char *noise, const char *fault, const char *params)
 {
 	return x->vcpus == vcpus && !strcmp(x->workload, workload) &&
 	       (!kernel || !strcmp(x->kernel, kernel)) && !strcmp(x->noise, noise) &&
-	       !strcmp(x->params, params);
+	       (!fault || !strcmp(x->fault, fault)) && !strcmp(x->params, params);
 }
 
-/* The cells of run r (only kernel k when k is set), bucketed by key. */
-static int side_collect(struct side *s, const struct rep_run *r, const char *k)
+/* The cells of run r (only kernel k / fault f when set), bucketed by key. */
+static int side_collect(struct side *s, const struct rep_run *r, const char *k, const char *f)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_cell *c = &r->cells[i];
 		struct bucket *x = NULL;
 		char *params;
 
-		if (k && strcmp(c->kernel, k))
+		if ((k && strcmp(c->kernel, k)) || (f && strcmp(c->fault, f)))
 			continue;
 		params = cell_params(c);
 		if (!params)
 			return -1;
 		for (size_t j = 0; j < s->n && !x; j++)
-			if (same_key(&s->b[j], c->vcpus, c->workload, c->kernel, c->noise, params))
+			if (same_key(&s->b[j], c->vcpus, c->workload, c->kernel, c->noise, c->fault,
+				     params))
 				x = &s->b[j];
 		if (x) {
 			free(params);
@@ -119,6 +124,7 @@ static int side_collect(struct side *s, const struct rep_run *r, const char *k)
 			x->workload = c->workload;
 			x->kernel = c->kernel;
 			x->noise = c->noise;
+			x->fault = c->fault;
 			x->params = params;
 		}
 		const struct rep_cell **nc = realloc(x->cells, (x->n + 1) * sizeof(*nc));
@@ -311,6 +317,8 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 	g->params = own(res, strdup(xa->params));
 	g->kernel_a = xa->kernel;
 	g->kernel_b = xb->kernel;
+	g->fault_a = xa->fault;
+	g->fault_b = xb->fault;
 	count_cells(&g->ca, xa);
 	count_cells(&g->cb, xb);
 	err |= add_row(res, g, xa, xb, "module.ops_per_sec", "ops/s", m_ops, NULL);
@@ -333,9 +341,12 @@ static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
 	char *t;
 	int err;
 
-	if (asprintf(&t, "v%d %s%s%s noise=%s%s%s", x->vcpus, x->workload,
+	bool f = strcmp(x->fault, "none");
+
+	if (asprintf(&t, "v%d %s%s%s noise=%s%s%s%s%s", x->vcpus, x->workload,
 			  with_kernel ? " kernel=" : "", with_kernel ? x->kernel : "",
-			  x->noise, *x->params ? " " : "", x->params) < 0)
+			  x->noise, f ? " fault=" : "", f ? x->fault : "",
+			  *x->params ? " " : "", x->params) < 0)
 		return -1;
 	for (size_t i = 0; i < sv->n; i++)
 		if (!strcmp(sv->v[i], t)) {	/* the base side, once per other kernel */
@@ -377,7 +388,7 @@ static size_t side_excluded(const struct side *s)
  * show_kernel: name it in the unmatched lists.
  */
 static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
-		      bool with_kernel, bool show_kernel)
+		      bool with_kernel, bool show_kernel, bool with_fault)
 {
 	int err = 0;
 
@@ -388,8 +399,8 @@ static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
 			struct bucket *xb = &sb->b[j];
 
 			if (xb->matched || !same_key(xb, xa->vcpus, xa->workload,
-						     with_kernel ? xa->kernel : NULL,
-						     xa->noise, xa->params))
+						     with_kernel ? xa->kernel : NULL, xa->noise,
+						     with_fault ? xa->fault : NULL, xa->params))
 				continue;
 			xa->matched = xb->matched = true;
 			err = add_group(res, xa, xb);
@@ -453,8 +464,9 @@ static int build_runs(struct cmp_result *res, const struct rep_run *a, const str
 	res->dir_b = b->dir;
 	res->label_a = own(res, strndup(base_name(a->dir), strcspn(base_name(a->dir), "/")));
 	res->label_b = own(res, strndup(base_name(b->dir), strcspn(base_name(b->dir), "/")));
-	err = !res->label_a || !res->label_b || side_collect(&sa, a, NULL) ||
-	      side_collect(&sb, b, NULL) || pair_sides(res, &sa, &sb, with_kernel, with_kernel);
+	err = !res->label_a || !res->label_b || side_collect(&sa, a, NULL, NULL) ||
+	      side_collect(&sb, b, NULL, NULL) ||
+	      pair_sides(res, &sa, &sb, with_kernel, with_kernel, true);
 	side_free(&sa);
 	side_free(&sb);
 	return err ? -1 : 0;
@@ -463,7 +475,7 @@ static int build_runs(struct cmp_result *res, const struct rep_run *a, const str
 static int build_kernels(struct cmp_result *res, const struct rep_run *a, const char *base)
 {
 	struct side sa = { 0 };
-	int err = side_collect(&sa, a, base);
+	int err = side_collect(&sa, a, base, NULL);
 
 	res->mode = "kernels";
 	res->dir_a = res->dir_b = a->dir;
@@ -478,7 +490,8 @@ static int build_kernels(struct cmp_result *res, const struct rep_run *a, const 
 			res->label_b = a->kernels[k];
 		for (size_t i = 0; i < sa.n; i++)
 			sa.b[i].matched = false;
-		err = side_collect(&sb, a, a->kernels[k]) || pair_sides(res, &sa, &sb, false, true);
+		err = side_collect(&sb, a, a->kernels[k], NULL) ||
+		      pair_sides(res, &sa, &sb, false, true, true);
 		side_free(&sb);
 	}
 	/* pair_sides counted the base side once per other kernel */
@@ -487,11 +500,57 @@ static int build_kernels(struct cmp_result *res, const struct rep_run *a, const 
 	return err ? -1 : 0;
 }
 
+/* One run, --base-fault: each other fault's cells against the base fault's, kernel by kernel. */
+static int build_faults(struct cmp_result *res, const struct rep_run *a, const char *base)
+{
+	struct side sa = { 0 };
+	struct strv faults = { 0 };
+	int err = side_collect(&sa, a, NULL, base);
+
+	res->mode = "faults";
+	res->dir_a = res->dir_b = a->dir;
+	res->label_a = base;
+	res->label_b = NULL;
+	err |= cmp_run_faults(a, &faults);
+	for (size_t k = 0; k < faults.n && !err; k++) {
+		struct side sb = { 0 };
+
+		if (!strcmp(faults.v[k], base))
+			continue;
+		if (!res->label_b)
+			res->label_b = own(res, strdup(faults.v[k]));
+		for (size_t i = 0; i < sa.n; i++)
+			sa.b[i].matched = false;
+		err = side_collect(&sb, a, NULL, faults.v[k]) ||
+		      pair_sides(res, &sa, &sb, true, a->nkernels > 1, false);
+		side_free(&sb);
+	}
+	res->excluded_a = side_excluded(&sa);
+	strv_free(&faults);
+	side_free(&sa);
+	return err ? -1 : 0;
+}
+
+int cmp_run_faults(const struct rep_run *r, struct strv *out)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < out->n && !seen; k++)
+			seen = !strcmp(out->v[k], r->cells[i].fault);
+		if (!seen && strv_push(out, r->cells[i].fault))
+			return -1;
+	}
+	return 0;
+}
+
 int cmp_build(struct cmp_result *res, const struct rep_run *a, const struct rep_run *b,
 	      const char *base, const struct cmp_opts *o)
 {
 	init_result(res, o);
-	return b ? build_runs(res, a, b) : build_kernels(res, a, base);
+	if (b)
+		return build_runs(res, a, b);
+	return o->base_fault ? build_faults(res, a, o->base_fault) : build_kernels(res, a, base);
 }
 
 void cmp_result_free(struct cmp_result *res)

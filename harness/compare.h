@@ -23,6 +23,7 @@ extern const char *const cmp_verdict_names[CV_NR];
 struct cmp_opts {
 	const char *run_a, *run_b;	/* run_b NULL: across the kernels of run_a */
 	const char *base;		/* one-run mode: the base kernel; NULL = first */
+	const char *base_fault;		/* one-run mode: every fault against this one */
 	const char *json;		/* NULL: default (see cmp_default_json); "-": stdout */
 	double alpha;			/* significance level, and CI level 1 - alpha */
 	unsigned resamples;
@@ -56,13 +57,14 @@ struct cmp_group {
 	int vcpus;
 	const char *workload, *noise, *params;	/* borrowed from the runs / owned (params) */
 	const char *kernel_a, *kernel_b;
+	const char *fault_a, *fault_b;	/* equal except with --base-fault */
 	struct cmp_count ca, cb;
 	struct cmp_row *rows;
 	size_t nrows;
 };
 
 struct cmp_result {
-	const char *mode;		/* "runs" or "kernels" */
+	const char *mode;		/* "runs", "kernels" or "faults" */
 	const char *dir_a, *dir_b;
 	const char *label_a, *label_b;	/* column heads: run names, or base/other kernel */
 	double alpha;
@@ -78,12 +80,18 @@ struct cmp_result {
 	size_t nowned;
 };
 
-/* Compare two loaded runs (b == NULL: the kernels of a against base). 0 ok, -1 no memory. */
+/*
+ * Compare two loaded runs (b == NULL: the kernels of a against base, or with
+ * o->base_fault the faults of a against that one). 0 ok, -1 no memory.
+ */
 int cmp_build(struct cmp_result *res, const struct rep_run *a, const struct rep_run *b,
 	      const char *base, const struct cmp_opts *o);
 void cmp_result_free(struct cmp_result *res);
 /* The run's base kernel: summary.json's first kernel (the --kernel order), else the first seen. */
 const char *cmp_first_kernel(const struct rep_run *r);
+
+/* The distinct faults of a run's cells, first seen first. */
+int cmp_run_faults(const struct rep_run *r, struct strv *out);
 
 void cmp_print(FILE *f, const struct cmp_result *res);
 json_t *cmp_to_json(const struct cmp_result *res);

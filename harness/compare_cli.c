@@ -12,10 +12,11 @@
 static void usage(FILE *f)
 {
 	fputs("usage: htab-torture compare RUN_A RUN_B [--json FILE] [--alpha A]\n"
-	      "       htab-torture compare RUN [--base KERNEL] [--json FILE] [--alpha A]\n"
+	      "       htab-torture compare RUN [--base KERNEL | --base-fault FAULT] [--json FILE] [--alpha A]\n"
 	      "  Two runs: cells matched on vcpus, workload, kernel (unless each run has one\n"
-	      "  kernel), noise and module params; B against A. One run: every kernel against\n"
-	      "  the base kernel (default: the first of the run's --kernel list).\n"
+	      "  kernel), noise, fault and module params; B against A. One run: every kernel\n"
+	      "  against the base kernel (default: the first of the run's --kernel list), or\n"
+	      "  with --base-fault every other fault against that one (e.g. none), per kernel.\n"
 	      "  Per metric: mean ±%stddev over PASS repeats, %change, Welch's t-test p\n"
 	      "  (* when p < alpha) and a (1-alpha) bootstrap CI of mean(B)/mean(A).\n"
 	      "  --json FILE  write the comparison as JSON ('-': stdout, no table);\n"
@@ -47,6 +48,7 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "base", required_argument, NULL, 'b' },
+		{ "base-fault", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -63,6 +65,7 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 		case 'j': o->json = optarg; break;
 		case 'a': if (parse_alpha(optarg, &o->alpha)) return 2; break;
 		case 'b': o->base = optarg; break;
+		case 'f': o->base_fault = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
 			fprintf(stderr, "compare: unknown option or missing value: %s "
@@ -77,8 +80,13 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 	}
 	o->run_a = argv[optind];
 	o->run_b = argc - optind == 2 ? argv[optind + 1] : NULL;
-	if (o->run_b && o->base) {
-		fprintf(stderr, "compare: --base '%s' applies to one run only\n", o->base);
+	if (o->run_b && (o->base || o->base_fault)) {
+		fprintf(stderr, "compare: --base%s '%s' applies to one run only\n",
+			o->base ? "" : "-fault", o->base ? o->base : o->base_fault);
+		return 2;
+	}
+	if (o->base && o->base_fault) {
+		fprintf(stderr, "compare: --base and --base-fault: give one (kernels or faults)\n");
 		return 2;
 	}
 	return 0;
@@ -125,6 +133,34 @@ static const char *pick_base(const struct rep_run *r, const char *want)
 	return NULL;
 }
 
+/* --base-fault must name a fault of the run, and the run must have another. */
+static int check_base_fault(const struct rep_run *r, const char *want)
+{
+	struct strv faults = { 0 };
+	char list[1024] = "";
+	bool found = false;
+	int err = -1;
+
+	if (cmp_run_faults(r, &faults))
+		goto out;
+	for (size_t i = 0; i < faults.n; i++) {
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 faults.v[i]);
+		found |= !strcmp(faults.v[i], want);
+	}
+	if (!found)
+		fprintf(stderr, "compare: --base-fault '%s': not a fault of %s (faults: %s)\n", want,
+			r->dir, list);
+	else if (faults.n < 2)
+		fprintf(stderr, "compare: '%s' has one fault (%s): nothing to compare within it\n",
+			r->dir, list);
+	else
+		err = 0;
+out:
+	strv_free(&faults);
+	return err;
+}
+
 static int write_json(const struct cmp_result *res, const char *path)
 {
 	json_t *j = cmp_to_json(res);
@@ -160,7 +196,8 @@ int cmd_compare(int argc, char **argv)
 	if (load_run(&a, o.run_a))
 		return 2;
 	ret = 2;
-	if (o.run_b ? load_run(&b, o.run_b) : !(base = pick_base(&a, o.base)))
+	if (o.run_b ? load_run(&b, o.run_b) :
+	    o.base_fault ? check_base_fault(&a, o.base_fault) : !(base = pick_base(&a, o.base)))
 		goto cleanup;
 	ret = 1;
 	if (cmp_build(&res, &a, o.run_b ? &b : NULL, base, &o)) {

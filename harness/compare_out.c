@@ -93,17 +93,24 @@ static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_
 {
 	char sa[256], sb[256], ci_head[64];
 
-	bool runs = !strcmp(res->mode, "runs");
+	bool runs = !strcmp(res->mode, "runs"), faults = !strcmp(res->mode, "faults");
+	bool one_fault = !strcmp(g->fault_a, g->fault_b) && strcmp(g->fault_a, "none");
 
 	side_text(sa, sizeof(sa), &g->ca);
 	side_text(sb, sizeof(sb), &g->cb);
-	fprintf(f, "\nv%d %s noise=%s %s\n", g->vcpus, g->workload, g->noise,
+	fprintf(f, "\nv%d %s noise=%s%s%s %s\n", g->vcpus, g->workload, g->noise,
+		faults ? " kernel=" : one_fault ? " fault=" : "",
+		faults ? g->kernel_a : one_fault ? g->fault_a : "",
 		*g->params ? g->params : "(default module params)");
-	fprintf(f, "  A = %s%skernel %s: %s\n  B = %s%skernel %s: %s\n",
-		runs ? res->label_a : "", runs ? " " : "", g->kernel_a, sa,
-		runs ? res->label_b : "", runs ? " " : "", g->kernel_b, sb);
+	if (faults)
+		fprintf(f, "  A = fault %s: %s\n  B = fault %s: %s\n", g->fault_a, sa, g->fault_b, sb);
+	else
+		fprintf(f, "  A = %s%skernel %s: %s\n  B = %s%skernel %s: %s\n",
+			runs ? res->label_a : "", runs ? " " : "", g->kernel_a, sa,
+			runs ? res->label_b : "", runs ? " " : "", g->kernel_b, sb);
 	snprintf(ci_head, sizeof(ci_head), "%.0f%% CI of B/A", (1 - res->alpha) * 100);
-	fprintf(f, "%20s %32s\n", g->kernel_a, g->kernel_b);
+	fprintf(f, "%20.20s %32.32s\n", faults ? g->fault_a : g->kernel_a,
+		faults ? g->fault_b : g->kernel_b);
 	fprintf(f, "-------------------- --------------------------------\n");
 	fprintf(f, ROW, "A mean", " ±%sd", "%change", "", "B mean", " ±%sd", "p(Welch)",
 		ci_head, "metric");
@@ -217,9 +224,10 @@ json_t *cmp_to_json(const struct cmp_result *res)
 		for (size_t j = 0; j < g->nrows; j++)
 			json_array_append_new(rows, row_json(&g->rows[j]));
 		json_array_append_new(groups, json_pack(
-			"{s:i, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
+			"{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
 			"vcpus", g->vcpus, "workload", g->workload, "noise", g->noise,
 			"params", g->params, "kernel_a", g->kernel_a, "kernel_b", g->kernel_b,
+			"fault_a", g->fault_a, "fault_b", g->fault_b,
 			"a", count_json(&g->ca), "b", count_json(&g->cb), "metrics", rows));
 	}
 	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)res->seed);

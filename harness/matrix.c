@@ -3,6 +3,8 @@
  * of a run directory (see matrix.h). Pure functions where it matters, so
  * tests/unit/test_matrix.c can check each decision without a VM.
  */
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +14,45 @@
 #include "matrix.h"
 #include "util.h"
 
-void cell_id_format(char *out, size_t n, int vcpus, const char *workload, const char *kernel,
-		    const char *noise, int repeat, const char *test_action)
+void fault_slug(const char *spec, char *out, size_t n)
 {
-	snprintf(out, n, "v%d-%s-%s-%s-r%d%s%s", vcpus, workload, kernel, noise, repeat,
-		 test_action ? "-x" : "", test_action ? test_action : "");
+	size_t len = 0, max = n - 1 < FAULT_SLUG_MAX ? n - 1 : FAULT_SLUG_MAX;
+	uint32_t h = 2166136261u;
+
+	if (!n)
+		return;
+	out[0] = '\0';
+	if (fault_is_none(spec))
+		return;
+	for (const char *p = spec; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	if (strlen(spec) <= max) {
+		for (const char *p = spec; *p; p++)
+			out[len++] = isalnum((unsigned char)*p) || *p == '_' ? *p : '_';
+		out[len] = '\0';
+		return;
+	}
+	for (const char *p = spec; *p && len < max - 9; p++)
+		out[len++] = isalnum((unsigned char)*p) || *p == '_' ? *p : '_';
+	snprintf(out + len, n - len, "_%08x", h);
+}
+
+void cell_id_format(char *out, size_t n, int vcpus, const char *workload, const char *kernel,
+		    const char *noise, int repeat, const char *fault, const char *test_action)
+{
+	char slug[FAULT_SLUG_MAX + 1];
+
+	fault_slug(fault, slug, sizeof(slug));
+	snprintf(out, n, "v%d-%s-%s-%s-r%d%s%s%s%s", vcpus, workload, kernel, noise, repeat,
+		 slug[0] ? "-f" : "", slug, test_action ? "-x" : "", test_action ? test_action : "");
 }
 
 int plan_build(const struct run_opts *o, struct plan *p)
 {
 	size_t nta = o->test_actions.n ? o->test_actions.n : 1;
-	size_t total = (size_t)o->repeat * o->kernels.n * o->noises.n * nta * o->workloads.n *
-		       (size_t)o->ncpus;
+	size_t nf = o->faults.n ? o->faults.n : 1;
+	size_t total = (size_t)o->repeat * o->kernels.n * o->noises.n * nf * nta *
+		       o->workloads.n * (size_t)o->ncpus;
 	size_t k = 0;
 
 	p->n = 0;
@@ -33,6 +62,7 @@ int plan_build(const struct run_opts *o, struct plan *p)
 	for (int r = 0; r < o->repeat; r++)
 		for (size_t kn = 0; kn < o->kernels.n; kn++)
 			for (size_t ns = 0; ns < o->noises.n; ns++)
+				for (size_t fi = 0; fi < nf; fi++)
 				for (size_t ta = 0; ta < nta; ta++)
 					for (size_t w = 0; w < o->workloads.n; w++)
 						for (int v = 0; v < o->ncpus; v++) {
@@ -47,9 +77,10 @@ int plan_build(const struct run_opts *o, struct plan *p)
 							c->workload = o->workloads.v[w];
 							c->kernel = o->kernels.v[kn];
 							c->noise = o->noises.v[ns];
+							c->fault = o->faults.n ? o->faults.v[fi] : "none";
 							c->test_action = a;
 							cell_id_format(c->id, sizeof(c->id), c->vcpus, c->workload,
-								       c->kernel, c->noise, r, a);
+								       c->kernel, c->noise, r, c->fault, a);
 						}
 	p->n = k;
 	return 0;
@@ -102,6 +133,9 @@ static json_t *plan_cell_json(const struct plan_cell *c)
 			      "id", c->id, "vcpus", c->vcpus, "workload", c->workload,
 			      "kernel", c->kernel, "noise", c->noise, "repeat", c->repeat);
 
+	/* Only when set: manifests of runs without the axis stay as they were. */
+	if (!fault_is_none(c->fault))
+		json_object_set_new(j, "fault", json_string(c->fault));
 	if (c->test_action)
 		json_object_set_new(j, "test_action", json_string(c->test_action));
 	return j;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include "cli.h"
 
 struct plan_cell {
@@ -17,6 +18,7 @@ struct plan_cell {
 	int vcpus, repeat;
 	const char *workload, *kernel, *noise;
 	const char *test_action;	/* NULL: none */
+	const char *fault;		/* the --fault value, verbatim ("none" for none) */
 };
 
 struct plan {
@@ -29,9 +31,24 @@ int plan_build(const struct run_opts *o, struct plan *p);
 void plan_free(struct plan *p);
 /* Cell i of n shards (1-based i) takes the cells whose index mod n == i - 1. */
 bool shard_selects(size_t index, int shard_i, int shard_n);
-/* "v%d-%s-%s-%s-r%d" (FORMAT.md) + "-x<action>" when a test action is set. */
+/*
+ * "v%d-%s-%s-%s-r%d" (FORMAT.md) + "-f<slug>" for a fault other than none
+ * (fault NULL or "none": no suffix) + "-x<action>" when a test action is set.
+ */
 void cell_id_format(char *out, size_t n, int vcpus, const char *workload, const char *kernel,
-		    const char *noise, int repeat, const char *test_action);
+		    const char *noise, int repeat, const char *fault, const char *test_action);
+/*
+ * The cell id suffix of a fault spec: letters, digits and '_' kept, every
+ * other character ('-' too, so an id stays split by '-') becomes '_'; longer
+ * than FAULT_SLUG_MAX: the first FAULT_SLUG_MAX - 9 characters, '_' and 8 hex
+ * digits of the spec's FNV-1a hash. "" for none.
+ */
+#define FAULT_SLUG_MAX 48
+void fault_slug(const char *spec, char *out, size_t n);
+static inline bool fault_is_none(const char *f)
+{
+	return !f || !*f || !strcmp(f, "none");
+}
 
 /* What the scheduler knows about the host and about what is running. */
 struct host_res {

@@ -207,6 +207,7 @@ void rep_cell_free(struct rep_cell *c)
 	free(c->workload);
 	free(c->kernel);
 	free(c->noise);
+	free(c->fault);
 	free(c->accel);
 	free(c->verdict);
 	free(c->signature);

@@ -10,7 +10,7 @@
 static void header(struct csv *c, const char **ops, size_t nops)
 {
 	static const char *const fixed[] = {
-		"cell", "workload", "kernel", "noise", "vcpus [count]", "repeat [index]",
+		"cell", "workload", "kernel", "noise", "fault", "vcpus [count]", "repeat [index]",
 		"accel", "verdict", "signature_or_notes", "ops [ops]", "ops_per_sec [ops/s]",
 		"ev_per_sec_per_cpu [ev/s]", "duration [s]", "pop_count [calls]",
 		"pop_p50 [ns]", "pop_p90 [ns]", "pop_p99 [ns]", "pop_max [ns]",
@@ -44,6 +44,7 @@ static void row(struct csv *c, const struct rep_cell *cell, const char **ops, si
 	csv_str(c, cell->workload);
 	csv_str(c, cell->kernel);
 	csv_str(c, cell->noise);
+	csv_str(c, cell->fault);
 	csv_int(c, cell->vcpus);
 	csv_int(c, cell->repeat);
 	csv_str(c, cell->accel);

@@ -139,10 +139,10 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 static void verdict_html(FILE *f, const struct rep_run *r)
 {
 	fputs("<h2>Verdicts</h2>\n<table id=verdicts><tr><th>cell</th><th>vCPUs</th>"
-	      "<th>workload</th><th>kernel</th><th>noise</th><th>repeat</th><th>accel</th>"
-	      "<th>verdict</th><th>ops/s</th><th>ev/s per CPU</th><th>pop p50</th>"
+	      "<th>workload</th><th>kernel</th><th>noise</th><th>fault</th><th>repeat</th>"
+	      "<th>accel</th><th>verdict</th><th>ops/s</th><th>ev/s per CPU</th><th>pop p50</th>"
 	      "<th>pop p99</th><th>signature / notes</th></tr>\n"
-	      "<tr class=units><td></td><td>count</td><td></td><td></td><td></td><td>index</td>"
+	      "<tr class=units><td></td><td>count</td><td></td><td></td><td></td><td></td><td>index</td>"
 	      "<td></td><td></td><td>ops/s</td><td>ev/s</td><td>ns</td><td>ns</td><td></td></tr>\n",
 	      f);
 	for (size_t i = 0; i < r->n; i++) {
@@ -158,6 +158,8 @@ static void verdict_html(FILE *f, const struct rep_run *r)
 		esc(f, c->kernel);
 		fputs("</td><td>", f);
 		esc(f, c->noise);
+		fputs("</td><td>", f);
+		esc(f, c->fault);
 		fprintf(f, "</td><td class=n>%d</td><td>", c->repeat);
 		esc(f, c->accel);
 		fprintf(f, "</td><td><b>%s</b></td>", c->verdict);

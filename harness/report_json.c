@@ -111,6 +111,7 @@ static json_t *cell_json(const struct rep_cell *c)
 	pop_keys(o, c);
 	json_object_set_new(o, "id", json_string(c->id));
 	json_object_set_new(o, "noise", json_string(c->noise));
+	json_object_set_new(o, "fault", json_string(c->fault));
 	json_object_set_new(o, "signature", c->signature ? json_string(c->signature) : json_null());
 	json_object_set_new(o, "notes", notes ? json_string(notes) : json_null());
 	json_object_set_new(o, "ev_per_sec_per_cpu", num(c->evs_per_cpu));

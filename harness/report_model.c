@@ -56,23 +56,52 @@ static void set_int(int *dst, json_t *v)
 		*dst = (int)json_integer_value(v);
 }
 
-/* v<vcpus>-<workload>-<kernel>-<noise>-r<repeat>; kernel may hold dashes. */
-static void parse_id(struct rep_cell *c, const char *id)
+/* Is the id's last '-' part (before end) r<digits>? */
+static bool ends_in_repeat(const char *id, const char *end)
 {
-	const char *w, *k, *rr, *nz;
-	char *end;
+	const char *p = end;
+
+	while (p > id && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return p < end && p - id >= 2 && p[-1] == 'r' && p[-2] == '-';
+}
+
+/*
+ * v<vcpus>-<workload>-<kernel>-<noise>-r<repeat>[-f<fault slug>][-x<action>];
+ * kernel may hold dashes, the suffixes do not.
+ */
+static void parse_id(struct rep_cell *c, const char *full)
+{
+	const char *w, *k, *rr, *nz, *id;
+	char *end, *base = strdup(full);
 	long v;
 
-	if (id[0] != 'v')
+	if (!base)
 		return;
+	id = base;
+	while (!ends_in_repeat(id, id + strlen(id))) {
+		char *dash = strrchr(base, '-');
+
+		if (!dash)
+			break;
+		*dash = '\0';
+	}
+	if (id[0] != 'v') {
+		free(base);
+		return;
+	}
 	v = strtol(id + 1, &end, 10);
-	if (end == id + 1 || *end != '-')
+	if (end == id + 1 || *end != '-') {
+		free(base);
 		return;
+	}
 	w = end + 1;
 	k = strchr(w, '-');
 	rr = strrchr(id, '-');
-	if (!k || !rr || rr <= k || rr[1] != 'r')
+	if (!k || !rr || rr <= k || rr[1] != 'r') {
+		free(base);
 		return;
+	}
 	for (nz = rr - 1; nz > k && *nz != '-'; nz--)
 		;
 	c->vcpus = (int)v;
@@ -84,6 +113,7 @@ static void parse_id(struct rep_cell *c, const char *id)
 	} else {
 		c->kernel = strndup(k + 1, (size_t)(rr - k - 1));
 	}
+	free(base);
 }
 
 static void apply_record(struct rep_cell *c, json_t *cj)
@@ -93,6 +123,7 @@ static void apply_record(struct rep_cell *c, json_t *cj)
 	set_str(&c->workload, cell_get(cj, "workload"));
 	set_str(&c->kernel, cell_get(cj, "kernel"));
 	set_str(&c->noise, cell_get(cj, "noise"));
+	set_str(&c->fault, json_object_get(cj, "fault"));
 	set_str(&c->accel, cell_get(cj, "accel"));
 	set_str(&c->verdict, json_object_get(cj, "verdict"));
 	set_str(&c->signature, json_object_get(cj, "signature"));
@@ -247,10 +278,14 @@ static int add_summary_only(struct rep_run *r)
 		c->ops_per_sec = json_number_value(json_object_get(sc, "ops_per_sec"));
 		if (!c->verdict)
 			c->verdict = strdup("INCOMPLETE");
-		if (asprintf(&c->id, "v%d-%s-%s-%s-r%d", c->vcpus, c->workload ? c->workload : "?",
-			     c->kernel ? c->kernel : "?", c->noise ? c->noise : "none",
-			     c->repeat) < 0)
+		if (json_is_string(json_object_get(sc, "cell"))) {
+			if (!(c->id = strdup(json_string_value(json_object_get(sc, "cell")))))
+				return -1;
+		} else if (asprintf(&c->id, "v%d-%s-%s-%s-r%d", c->vcpus,
+				    c->workload ? c->workload : "?", c->kernel ? c->kernel : "?",
+				    c->noise ? c->noise : "none", c->repeat) < 0) {
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -270,6 +305,8 @@ static int cell_cmp(const void *pa, const void *pb)
 	if ((d = str_or_empty_cmp(a->kernel, b->kernel)))
 		return d;
 	if ((d = str_or_empty_cmp(a->noise, b->noise)))
+		return d;
+	if ((d = str_or_empty_cmp(a->fault, b->fault)))
 		return d;
 	if (a->vcpus != b->vcpus)
 		return a->vcpus - b->vcpus;
@@ -317,10 +354,28 @@ static int int_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* A run without the --fault axis may have given fault= through --modparam. */
+static char *fault_of(const struct rep_cell *c)
+{
+	json_t *mp = json_object_get(c->cell_json, "modparams"), *v;
+	const char *f = json_string_value(json_object_get(json_object_get(c->module_json, "params"),
+							  "fault"));
+	size_t i;
+
+	if (f && *f)
+		return strdup(f);
+	if (!mp && c->summary_cell)
+		mp = json_object_get(c->summary_cell, "modparams");
+	json_array_foreach(mp, i, v)
+		if (json_is_string(v) && !strncmp(json_string_value(v), "fault=", 6))
+			return strdup(json_string_value(v) + 6);
+	return strdup("none");
+}
+
 static int index_run(struct rep_run *r)
 {
-	char **noises = NULL;
-	size_t nnoise = 0;
+	char **noises = NULL, **faults = NULL;
+	size_t nnoise = 0, nfault = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < r->n && !err; i++) {
@@ -333,13 +388,20 @@ static int index_run(struct rep_run *r)
 			c->kernel = strdup("?");
 		if (!c->noise)
 			c->noise = strdup("none");
+		if (!c->fault)
+			c->fault = fault_of(c);
+		if (!c->fault)
+			return -1;
+		if (strcmp(c->fault, "none"))
+			r->any_fault = true;
 		if (!c->accel)
 			c->accel = strdup("unknown");
 		if (!strcmp(c->accel, "tcg"))
 			r->any_tcg = true;
 		err = push_unique(&r->kernels, &r->nkernels, c->kernel) ||
 		      push_unique(&r->workloads, &r->nworkloads, c->workload) ||
-		      push_unique(&noises, &nnoise, c->noise);
+		      push_unique(&noises, &nnoise, c->noise) ||
+		      push_unique(&faults, &nfault, c->fault);
 		for (size_t j = 0; j < r->nvcpus; j++)
 			seen |= r->vcpus[j] == c->vcpus;
 		if (!seen && !err) {
@@ -353,16 +415,18 @@ static int index_run(struct rep_run *r)
 	}
 	if (r->nvcpus)
 		qsort(r->vcpus, r->nvcpus, sizeof(int), int_cmp);
-	/* One line per kernel; per kernel/noise only when the run varied noise. */
+	/* One line per kernel; plus /noise, /fault when the run varied them. */
 	for (size_t i = 0; i < r->n && !err; i++) {
 		struct rep_cell *c = &r->cells[i];
 		char *label;
 
-		if (nnoise <= 1) {
+		if (nnoise <= 1 && nfault <= 1) {
 			c->series = c->kernel;
 			continue;
 		}
-		if (asprintf(&label, "%s/%s", c->kernel, c->noise) < 0) {
+		if (asprintf(&label, "%s%s%s%s%s", c->kernel, nnoise > 1 ? "/" : "",
+			     nnoise > 1 ? c->noise : "", nfault > 1 ? "/" : "",
+			     nfault > 1 ? c->fault : "") < 0) {
 			err = -1;
 			break;
 		}
@@ -375,6 +439,9 @@ static int index_run(struct rep_run *r)
 	for (size_t i = 0; i < nnoise; i++)
 		free(noises[i]);
 	free(noises);
+	for (size_t i = 0; i < nfault; i++)
+		free(faults[i]);
+	free(faults);
 	return err ? -1 : 0;
 }
 

@@ -31,6 +31,7 @@ struct rep_cell {
 	char *id, *dir;			/* dir NULL: only in summary.json */
 	int vcpus, repeat;
 	char *workload, *kernel, *noise, *accel;
+	char *fault;			/* cell.json "fault" (else module params.fault), "none" */
 	char *verdict;			/* PASS FAIL CRASH TIMEOUT SKIP, or INCOMPLETE */
 	char *signature, *reason;	/* NULL when none recorded */
 	char *module_result;		/* module's SUCCESS/FAILURE, NULL without module.json */
@@ -48,7 +49,8 @@ struct rep_cell {
 	json_t *bt_scalars;		/* {"script": {"@map": n or {"key": n}}} */
 	json_t *cell_json, *module_json;	/* owned, may be NULL */
 	json_t *summary_cell;		/* borrowed from rep_run.summary, may be NULL */
-	const char *series;		/* plot line label (kernel, or kernel/noise) */
+	const char *series;		/* plot line label: kernel, plus /noise and /fault
+					   when the run varied them */
 };
 
 struct rep_stat {
@@ -82,9 +84,10 @@ struct rep_run {
 	size_t nworkloads;
 	int *vcpus;			/* distinct, ascending */
 	size_t nvcpus;
-	char **series_labels;		/* kernel/noise labels, when noise varied */
+	char **series_labels;		/* kernel[/noise][/fault] labels, when noise or fault varied */
 	size_t nseries;
 	bool any_tcg;
+	bool any_fault;			/* some cell ran with a fault other than none */
 };
 
 #define POP_SCRIPT "__pcpu_freelist_pop"

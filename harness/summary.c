@@ -80,9 +80,35 @@ static void fmt_num(char *buf, size_t n, double v, int prec)
 		snprintf(buf, n, "%.*f", prec, v);
 }
 
-#define ROW "%-5s %-5s %-20s %-12s %-6s %14s %14s %10s %10s  %s\n"
+#define ROW_A "%-5s %-5s %-20s %-12s %-6s "
+#define ROW_F "%-*s "
+#define ROW_B "%14s %14s %10s %10s  %s\n"
 
-static void print_cell(FILE *f, json_t *c)
+/* Width of the fault column: 0 when every cell ran without a fault (no column). */
+static int fault_width(json_t *cells)
+{
+	size_t i;
+	json_t *c;
+	int w = 0;
+
+	json_array_foreach(cells, i, c) {
+		const char *f = json_string_value(json_object_get(c, "fault"));
+		int l = f ? (int)strlen(f) : 0;
+
+		if (f && strcmp(f, "none") && l > w)
+			w = l;
+	}
+	return w ? (w < 5 ? 5 : w) : 0;
+}
+
+static const char *fault_of(json_t *c)
+{
+	const char *f = json_string_value(json_object_get(c, "fault"));
+
+	return f ? f : "none";
+}
+
+static void print_cell(FILE *f, json_t *c, int fw)
 {
 	json_t *pop = json_object_get(c, "pop_ns");
 	char vc[16], ops[32], per[32], p50[32], p99[32], verdict[300];
@@ -95,8 +121,10 @@ static void print_cell(FILE *f, json_t *c)
 	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
 	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
 		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
-	fprintf(f, ROW, vc, str(c, "accel"), str(c, "workload"), str(c, "kernel"), str(c, "noise"),
-		ops, per, p50, p99, verdict);
+	fprintf(f, ROW_A, vc, str(c, "accel"), str(c, "workload"), str(c, "kernel"), str(c, "noise"));
+	if (fw)
+		fprintf(f, ROW_F, fw, fault_of(c));
+	fprintf(f, ROW_B, ops, per, p50, p99, verdict);
 }
 
 static bool same_config(json_t *a, json_t *b)
@@ -105,11 +133,12 @@ static bool same_config(json_t *a, json_t *b)
 	       json_equal(json_object_get(a, "workload"), json_object_get(b, "workload")) &&
 	       json_equal(json_object_get(a, "kernel"), json_object_get(b, "kernel")) &&
 	       json_equal(json_object_get(a, "noise"), json_object_get(b, "noise")) &&
+	       !strcmp(fault_of(a), fault_of(b)) &&
 	       json_equal(json_object_get(a, "test_action"), json_object_get(b, "test_action"));
 }
 
 /* mean ± sample stddev of ops/s over PASS cells of one configuration. */
-static void print_spread(FILE *f, json_t *cells, size_t first, bool *done)
+static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, int fw)
 {
 	json_t *c0 = json_array_get(cells, first), *c;
 	double sum = 0, sq = 0, v;
@@ -143,8 +172,11 @@ static void print_spread(FILE *f, json_t *cells, size_t first, bool *done)
 	}
 	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c0, "vcpus")));
 	snprintf(verdict, sizeof(verdict), "%d/%d PASS", npass, total);
-	fprintf(f, ROW, vc, str(c0, "accel"), str(c0, "workload"), str(c0, "kernel"), str(c0, "noise"),
-		ops, "", "", "", verdict);
+	fprintf(f, ROW_A, vc, str(c0, "accel"), str(c0, "workload"), str(c0, "kernel"),
+		str(c0, "noise"));
+	if (fw)
+		fprintf(f, ROW_F, fw, fault_of(c0));
+	fprintf(f, ROW_B, ops, "", "", "", verdict);
 }
 
 void summary_print(FILE *f, json_t *cells)
@@ -152,12 +184,18 @@ void summary_print(FILE *f, json_t *cells)
 	size_t i, n = json_array_size(cells);
 	bool tcg = false, repeats = false, *done = calloc(n ? n : 1, sizeof(bool));
 	json_t *c;
+	int fw = fault_width(cells);
 
-	fprintf(f, ROW, "vCPUs", "accel", "workload", "kernel", "noise", "ops/s total",
-		"ops/s per CPU", "pop p50", "pop p99", "verdict");
-	fprintf(f, ROW, "", "", "", "", "", "ops/s", "ops/s/CPU", "ns", "ns", "");
+	fprintf(f, ROW_A, "vCPUs", "accel", "workload", "kernel", "noise");
+	if (fw)
+		fprintf(f, ROW_F, fw, "fault");
+	fprintf(f, ROW_B, "ops/s total", "ops/s per CPU", "pop p50", "pop p99", "verdict");
+	fprintf(f, ROW_A, "", "", "", "", "");
+	if (fw)
+		fprintf(f, ROW_F, fw, "");
+	fprintf(f, ROW_B, "ops/s", "ops/s/CPU", "ns", "ns", "");
 	json_array_foreach(cells, i, c) {
-		print_cell(f, c);
+		print_cell(f, c, fw);
 		tcg |= !strcmp(str(c, "accel"), "tcg");
 		repeats |= json_integer_value(json_object_get(c, "repeat")) > 0;
 	}
@@ -165,7 +203,7 @@ void summary_print(FILE *f, json_t *cells)
 		fprintf(f, "\nover repeats (mean ± stddev of PASS cells):\n");
 		json_array_foreach(cells, i, c)
 			if (!done[i])
-				print_spread(f, cells, i, done);
+				print_spread(f, cells, i, done, fw);
 	}
 	if (tcg)
 		fprintf(f, "(tcg: emulated, not hardware figures)\n");
