@@ -126,6 +126,9 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 
 	if (!strcmp(res->mode, "runs"))
 		fprintf(f, "compare: A = %s  B = %s\n", res->dir_a, res->dir_b);
+	else if (!strcmp(res->mode, "faults"))
+		fprintf(f, "compare: %s: every fault (B) against base fault %s (A), kernel by kernel\n",
+			res->dir_a, res->label_a);
 	else
 		fprintf(f, "compare: %s: every kernel (B) against base kernel %s (A)\n",
 			res->dir_a, res->label_a);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "console_scan.h"
+#include "matrix.h"
 #include "report_model.h"
 #include "util.h"
 
@@ -306,7 +307,9 @@ static int cell_cmp(const void *pa, const void *pb)
 		return d;
 	if ((d = str_or_empty_cmp(a->noise, b->noise)))
 		return d;
-	if ((d = str_or_empty_cmp(a->fault, b->fault)))
+	/* No fault first, then the faults by name. */
+	if ((d = !fault_is_none(a->fault) - !fault_is_none(b->fault)) ||
+	    (d = str_or_empty_cmp(a->fault, b->fault)))
 		return d;
 	if (a->vcpus != b->vcpus)
 		return a->vcpus - b->vcpus;

@@ -72,24 +72,27 @@ static void env_text(FILE *f, const struct rep_run *r, json_t *env)
 static void verdict_text(FILE *f, const struct rep_run *r)
 {
 	char a[32], b[32], c2[32], d[32];
-	int fw = 0;
+	int fw = 0, iw = 36;
 
-	/* A fault column only when some cell ran with one. */
-	for (size_t i = 0; r->any_fault && i < r->n; i++)
-		if ((int)strlen(r->cells[i].fault) > fw)
+	/* A fault column only when some cell ran with one; ids with -f<slug> are longer. */
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->any_fault && (int)strlen(r->cells[i].fault) > fw)
 			fw = (int)strlen(r->cells[i].fault);
+		if ((int)strlen(r->cells[i].id) > iw)
+			iw = (int)strlen(r->cells[i].id);
+	}
 	fputs("Cells\n", f);
-	fprintf(f, "%-36s %-*s%s%-10s %12s %14s %9s %9s  %s\n", "cell", fw, fw ? "fault" : "",
+	fprintf(f, "%-*s %-*s%s%-10s %12s %14s %9s %9s  %s\n", iw, "cell", fw, fw ? "fault" : "",
 		fw ? " " : "", "verdict", "ops/s", "ev/s per CPU", "pop p50", "pop p99",
 		"signature / notes");
-	fprintf(f, "%-36s %-*s%s%-10s %12s %14s %9s %9s\n", "", fw, "", fw ? " " : "", "",
+	fprintf(f, "%-*s %-*s%s%-10s %12s %14s %9s %9s\n", iw, "", fw, "", fw ? " " : "", "",
 		"[ops/s]", "[ev/s]", "[ns]", "[ns]");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct rep_cell *c = &r->cells[i];
 		const struct rep_hist *pop = rep_cell_pop(c);
 		char *notes = rep_cell_notes(c);
 
-		fprintf(f, "%-36s %-*s%s%-10s %12s %14s %9s %9s  %s\n", c->id, fw,
+		fprintf(f, "%-*s %-*s%s%-10s %12s %14s %9s %9s  %s\n", iw, c->id, fw,
 			fw ? c->fault : "", fw ? " " : "", c->verdict,
 			fnum(a, sizeof(a), c->has_module ? c->ops_per_sec : NAN),
 			fnum(b, sizeof(b), c->has_module ? c->evs_per_cpu : NAN),

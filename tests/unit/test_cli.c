@@ -207,6 +207,52 @@ static void test_usage_errors(void **s)
 		  "--kernel", "distro,fixed", "--jobs", "3", "--shard", "2/3", "--target", "vm");
 }
 
+/* --fault: repeatable, verbatim (commas of cpus= lists are not split), light syntax check. */
+static void test_fault(void **s)
+{
+	char **a = ARGS(BASE, "--fault", "none", "--fault",
+			"delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3,5",
+			"--fault", "exhaust:p=0.1+delay:alloc_htab_elem:5us:every=100");
+	struct run_opts o;
+	char err[512];
+	int n = 0;
+
+	(void)s;
+	while (a[n])
+		n++;
+	assert_int_equal(parse(a, n, &o), 0);
+	assert_int_equal(o.faults.n, 3);
+	assert_string_equal(o.faults.v[0], "none");
+	assert_string_equal(o.faults.v[1], "delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3,5");
+	assert_string_equal(o.faults.v[2], "exhaust:p=0.1+delay:alloc_htab_elem:5us:every=100");
+	run_opts_free(&o);
+	/* Default: one value, none. */
+	a = ARGS(BASE);
+	assert_int_equal(parse(a, NARGS(((char *[]){ "run", BASE, NULL })), &o), 0);
+	assert_int_equal(o.faults.n, 1);
+	assert_string_equal(o.faults.v[0], "none");
+	run_opts_free(&o);
+	EXPECT_RC(0, BASE, "--fault", "exhaust");
+	EXPECT_RC(0, BASE, "--fault", "delay:10us");
+	EXPECT_RC(2, BASE, "--fault", "");
+	EXPECT_RC(2, BASE, "--fault", "bogus");
+	EXPECT_RC(2, BASE, "--fault", "delay");
+	EXPECT_RC(2, BASE, "--fault", "delay:");
+	EXPECT_RC(2, BASE, "--fault", "exhausted");
+	EXPECT_RC(2, BASE, "--fault", "delay:x:1us+");
+	EXPECT_RC(2, BASE, "--fault", "delay:x:1us'");
+	EXPECT_RC(2, BASE, "--fault", "delay:x:1us p=1");
+	EXPECT_RC(2, BASE, "--fault", "none", "--fault", "none");
+	/* Two specs, one cell id suffix. */
+	EXPECT_RC(2, BASE, "--fault", "delay:a.b:1us", "--fault", "delay:a_b:1us");
+	/* The fault one way only. */
+	EXPECT_RC(2, BASE, "--fault", "exhaust", "--modparam", "fault=exhaust");
+	EXPECT_RC(0, BASE, "--modparam", "fault=exhaust");
+	assert_int_equal(fault_check("none+exhaust:p=1", err, sizeof(err)), 0);
+	assert_int_equal(fault_check("delay:x:1us+nonsense", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--fault 'delay:x:1us+nonsense': must be none, delay[:SYMBOL]"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_ranges),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_usage_errors),
+		cmocka_unit_test(test_fault),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -315,9 +315,100 @@ static void test_cli(void **state)
 	rmdir(tmpl);
 }
 
+/*
+ * A run with the fault axis, built in a temporary directory from a fixture
+ * cell's module.json: none and a delay, two repeats each, the delay halving
+ * ops/s. One more directory has no cell.json (its id alone names it).
+ */
+static void make_fault_run(const char *dir)
+{
+	static const char *const faults[] = { "none", "delay:__pcpu_freelist_pop:10us" };
+	static const char *const slugs[] = { "", "-fdelay___pcpu_freelist_pop_10us" };
+	char *mod = load_fixture("compare/kernels_run/v16-full_update-before-000-again-none-r0",
+				 "module.json");
+	char p[4200], *cj;
+
+	assert_int_equal(mkdir_p(dir), 0);
+	for (int f = 0; f < 2; f++)
+		for (int r = 0; r < 2; r++) {
+			snprintf(p, sizeof(p), "%s/v16-full_update-distro-none-r%d%s", dir, r, slugs[f]);
+			assert_int_equal(mkdir_p(p), 0);
+			assert_true(asprintf(&cj, "{\"cell\": \"v16-full_update-distro-none-r%d%s\", "
+					     "\"vcpus\": 16, \"workload\": \"full_update\", "
+					     "\"kernel\": \"distro\", \"noise\": \"none\", "
+					     "\"fault\": \"%s\", \"repeat\": %d, \"accel\": \"tcg\", "
+					     "\"modparams\": [\"workload=full_update\", \"duration_ms=3000\"%s%s%s], "
+					     "\"verdict\": \"PASS\", \"signature\": \"\"}",
+					     r, slugs[f], faults[f], r, f ? ", \"fault=" : "",
+					     f ? faults[f] : "", f ? "\"" : "") > 0);
+			strcat(p, "/cell.json");
+			assert_int_equal(write_file_atomic(p, cj, strlen(cj)), 0);
+			free(cj);
+			snprintf(p, sizeof(p), "%s/v16-full_update-distro-none-r%d%s/module.json", dir, r,
+				 slugs[f]);
+			assert_int_equal(write_file_atomic(p, mod, strlen(mod)), 0);
+		}
+	free(mod);
+}
+
+static void test_faults(void **state)
+{
+	char dir[] = "/tmp/ht-cmp-fault-XXXXXX", cmd[128];
+	struct rep_run run;
+	struct cmp_result res;
+	struct cmp_opts o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	make_fault_run(dir);
+	assert_int_equal(rep_run_load(&run, dir), 0);
+	assert_int_equal(run.n, 4);
+	assert_true(run.any_fault);
+	/* cells sort by fault after noise, no fault first */
+	assert_string_equal(run.cells[0].fault, "none");
+	assert_string_equal(run.cells[3].fault, "delay:__pcpu_freelist_pop:10us");
+	assert_string_equal(run.cells[3].series, "distro/delay:__pcpu_freelist_pop:10us");
+	assert_string_equal(run.cells[0].series, "distro/none");
+	assert_int_equal(run.ngroups, 2);
+	/* The run against itself: equal faults pair, none with delay never. */
+	opts_default(&o);
+	assert_int_equal(cmp_build(&res, &run, &run, NULL, &o), 0);
+	assert_int_equal(res.ng, 2);
+	for (size_t i = 0; i < res.ng; i++) {
+		assert_string_equal(res.g[i].fault_a, res.g[i].fault_b);
+		/* fault= is the key's fault, not part of params */
+		assert_string_equal(res.g[i].params, "");
+	}
+	cmp_result_free(&res);
+	/* --base-fault none: the delay beside none, one group. */
+	o.base_fault = "none";
+	assert_int_equal(cmp_build(&res, &run, NULL, NULL, &o), 0);
+	assert_string_equal(res.mode, "faults");
+	assert_int_equal(res.ng, 1);
+	assert_string_equal(res.g[0].fault_a, "none");
+	assert_string_equal(res.g[0].fault_b, "delay:__pcpu_freelist_pop:10us");
+	assert_int_equal(res.g[0].ca.pass, 2);
+	assert_int_equal(res.g[0].cb.pass, 2);
+	cmp_result_free(&res);
+	rep_run_free(&run);
+	/* No cell.json: the id names vcpus, kernel, noise, repeat past the -f suffix. */
+	snprintf(cmd, sizeof(cmd), "rm -f %s/v16-full_update-distro-none-r1-f*/cell.json", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(rep_run_load(&run, dir), 0);
+	for (size_t i = 0; i < run.n; i++) {
+		assert_int_equal(run.cells[i].vcpus, 16);
+		assert_string_equal(run.cells[i].kernel, "distro");
+		assert_string_equal(run.cells[i].noise, "none");
+	}
+	rep_run_free(&run);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_faults),
 		cmocka_unit_test(test_clear_change),
 		cmocka_unit_test(test_no_change),
 		cmocka_unit_test(test_too_few_repeats),

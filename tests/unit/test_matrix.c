@@ -56,6 +56,62 @@ static void test_plan_order(void **s)
 	run_opts_free(&o);
 }
 
+/* The fault axis: after noise, "none" keeps the old ids, others get -f<slug>. */
+static void test_plan_faults(void **s)
+{
+	struct run_opts o;
+	struct plan p;
+	char slug[FAULT_SLUG_MAX + 1];
+	json_t *m, *cells;
+
+	(void)s;
+	opts(&o, "2,4", "full_update", "distro", "none,cpu", 1);
+	strv_push(&o.faults, "none");
+	strv_push(&o.faults, "delay:__pcpu_freelist_pop:2000ns:p=0.01");
+	assert_int_equal(plan_build(&o, &p), 0);
+	assert_int_equal(p.n, 2 * 2 * 2);
+	assert_string_equal(p.cells[0].id, "v2-full_update-distro-none-r0");
+	assert_string_equal(p.cells[0].fault, "none");
+	assert_string_equal(p.cells[2].id,
+			    "v2-full_update-distro-none-r0-fdelay___pcpu_freelist_pop_2000ns_p_0_01");
+	assert_string_equal(p.cells[2].fault, "delay:__pcpu_freelist_pop:2000ns:p=0.01");
+	assert_string_equal(p.cells[4].id, "v2-full_update-distro-cpu-r0");
+	/* The manifest names the fault only for cells that have one. */
+	m = manifest_build(&p, json_object(), 0, 0);
+	cells = json_object_get(m, "cells");
+	assert_null(json_object_get(json_array_get(cells, 0), "fault"));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(cells, 2), "fault")),
+			    "delay:__pcpu_freelist_pop:2000ns:p=0.01");
+	json_decref(m);
+	plan_free(&p);
+	/* With a test action: -f before -x. */
+	strv_push(&o.test_actions, "panic");
+	assert_int_equal(plan_build(&o, &p), 0);
+	assert_string_equal(p.cells[2].id,
+			    "v2-full_update-distro-none-r0-fdelay___pcpu_freelist_pop_2000ns_p_0_01-xpanic");
+	plan_free(&p);
+	run_opts_free(&o);
+	/* Slugs: none is empty; ':' '=' ',' '+' '.' '-' become '_'; long ones end in a hash. */
+	fault_slug("none", slug, sizeof(slug));
+	assert_string_equal(slug, "");
+	fault_slug(NULL, slug, sizeof(slug));
+	assert_string_equal(slug, "");
+	fault_slug("exhaust:p=0.1+delay:5us:cpus=0-3,5", slug, sizeof(slug));
+	assert_string_equal(slug, "exhaust_p_0_1_delay_5us_cpus_0_3_5");
+	fault_slug("delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3,5", slug, sizeof(slug));
+	assert_int_equal(strlen(slug), FAULT_SLUG_MAX);
+	assert_memory_equal(slug, "delay___pcpu_freelist_pop_2000ns_p_0_01_", 39);
+	assert_int_equal(slug[39], '_');
+	{
+		char other[FAULT_SLUG_MAX + 1];
+
+		/* Same first 39 characters, another spec: another hash. */
+		fault_slug("delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3,6", other, sizeof(other));
+		assert_int_equal(strlen(other), FAULT_SLUG_MAX);
+		assert_string_not_equal(slug, other);
+	}
+}
+
 /* Every cell in exactly one shard, whatever n; shards are interleaved (balanced vCPUs). */
 static void test_shards(void **s)
 {
@@ -280,6 +336,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_order),
+		cmocka_unit_test(test_plan_faults),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_sched_fits),
 		cmocka_unit_test(test_manifest_resume),
