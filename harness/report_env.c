@@ -174,6 +174,7 @@ static json_t *build_params(const struct rep_run *r)
 		json_object_foreach(json_object_get(r->cells[i].module_json, "params"), key, v)
 			add_value(params, key, v);
 		add_str(params, "noise", r->cells[i].noise);
+		add_str(params, "fault", r->cells[i].fault);
 	}
 	return params;
 }
