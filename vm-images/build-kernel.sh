@@ -62,7 +62,7 @@ variants() {
 }
 
 usage() {
-	sed -n '9,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+	sed -n '8,15p' "$0" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -88,7 +88,7 @@ if ! [[ "$variant" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
 fi
 vdir=$vdir_root/$variant
 
-DESCRIPTION= FRAGMENTS= PATCHES= SEED_TREE=
+DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE=''
 # shellcheck source=/dev/null
 . "$vdir/variant.conf"
 [ -n "$FRAGMENTS" ] || die "$vdir/variant.conf: FRAGMENTS is empty"
