@@ -88,6 +88,8 @@ if [ -n "$BPFTRACE" ]; then
 	mkdir -p "$cell/bpftrace"
 	for bt in $BPFTRACE; do
 		name=$(basename "$bt" .bt)
+		# A reused cell dir must not hold an old "attached" line.
+		rm -f "$cell/bpftrace/$name.ndjson"
 		bpftrace -f json -o "$cell/bpftrace/$name.ndjson" "$bt" \
 			2> "$cell/bpftrace/$name.stderr" &
 		bt_pids="$bt_pids $!"
