@@ -51,5 +51,5 @@ jq -rs -L "$BENCH_ROOT/bench/lib" --argjson n "$reps" 'include "stats";
 	  ($C.mod0 | keys[] as $i | "\($C.mod0[$i].cpu)     " + (["mod0", "mod1", "drv"] | map($C[.][$i] | "\(.m | r0) ± \(.s | r0)" | . + " " * (22 - length)) | join(""))),
 	  "",
 	  (["mod0", "mod1"][] as $o | ratio_ci($R[$o]; $R.drv) as $q | paired($R[$o]; $R.drv) as $p
-	   | "ratio ours/theirs, \($o | name) / full_update_driver: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3)), delta method); paired per round \($p.mean | f(3)) ± \($p.sd | f(3))")
+	   | "ratio ours/theirs, \($o | name) / full_update_driver: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3)), delta method); paired per round \($p.mean | f(3)) ± \($p.sd | f(3)) (95% CI \($p.lo | f(3)) .. \($p.hi | f(3)))")
 	' "$out/samples.ndjson" | tee "$out/summary.txt"

@@ -18,20 +18,43 @@ bt_start() {
 			kill -INT $bt_pid 2>/dev/null; return 2
 		fi
 	done
-	log "bench_observer: attached $2 after $((t / 2)) s"
+	# bpftrace 0.17 prints attached_probes BEFORE it attaches; the probes are
+	# live when it reaches its poll loop (asleep in epoll_wait). Starting
+	# the module earlier had a vCPU livelock on the int3 of the ftrace site
+	# being patched in __pcpu_freelist_pop (TCG; see bench/RESULTS.md).
+	until [ "$(cat /proc/$bt_pid/wchan 2>/dev/null)" = do_epoll_wait ]; do
+		sleep 0.2; t=$((t + 1))
+		if [ $t -ge $((ATTACH_TIMEOUT * 5)) ] || ! kill -0 $bt_pid 2>/dev/null; then
+			log "bench_observer: bpftrace $2 never reached its poll loop"
+			kill -INT $bt_pid 2>/dev/null; return 2
+		fi
+	done
+	log "bench_observer: attached $2, in poll loop after $t checks"
 }
-# bpftrace prints its maps on SIGINT. Under a heavily loaded host one run
-# once never exited: give it 120 s (logging, so the harness sees progress),
-# then kill it; the round then lacks @calls and the summary drops it.
+# bpftrace prints its maps on SIGINT. bpftrace 0.17 can lose a SIGINT: its
+# poll loop leaves only when epoll_wait() itself returns EINTR, so a signal
+# that lands between two 100 ms waits sets the flag and is never looked at
+# (seen here: 2 of ~50 stops, thread asleep in do_epoll_wait). So: resend
+# every 5 s while nothing has been printed (once printing starts, SIGINT is
+# back to default and would kill it); after 120 s log the stacks and kill
+# it; the round then lacks @calls and the summary drops it.
 bt_stop() {
+	sz0=$(wc -c < "$bt_out.ndjson")
 	kill -INT $bt_pid
 	t=0
 	while kill -0 $bt_pid 2>/dev/null && [ $t -lt 240 ]; do
 		sleep 0.5; t=$((t + 1))
-		[ $((t % 40)) -eq 0 ] && log "bench_observer: waiting for bpftrace to exit ($((t / 2)) s)"
+		if [ $((t % 10)) -eq 0 ] && [ "$(wc -c < "$bt_out.ndjson")" = "$sz0" ]; then
+			log "bench_observer: bpftrace still running $((t / 2)) s after SIGINT, nothing printed: SIGINT again"
+			kill -INT $bt_pid 2>/dev/null
+		fi
 	done
 	if kill -0 $bt_pid 2>/dev/null; then
 		log "bench_observer: bpftrace did not exit on SIGINT in 120 s; killed"
+		for task in /proc/$bt_pid/task/*; do
+			echo "== $task $(cat $task/comm) $(cat $task/wchan) state $(sed -n 's/^State:\t//p' $task/status)"
+			cat $task/stack
+		done > "$bt_out.hang" 2>&1
 		kill -KILL $bt_pid
 	fi
 	wait $bt_pid
