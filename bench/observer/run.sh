@@ -52,7 +52,7 @@ jq -rs -L "$BENCH_ROOT/bench/lib" --argjson entries "$entries" 'include "stats";
 	   | [range(0; $t | length) | (1 / $t[.] - 1 / $p[.]) * 1e9 / $ppo[.]] as $cost
 	   | "\($m)   \("\($t | mean | r0) ± \($t | sd | r0)" | col(28))\("\($q.ratio | f(3)) (\($q.lo | f(3)) .. \($q.hi | f(3)))" | col(26))\($ppo | mean | f(4) | col(10))\($cost | mean | r0) ± \($cost | sd | r0)"),
 	  (paired(ev("fentry"); ev("kprobe")) as $pp | ratio_ci(ev("fentry"); ev("kprobe")) as $q
-	   | "fentry/kprobe throughput: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3))); paired per round \($pp.mean | f(3)) ± \($pp.sd | f(3)) over \(ev("fentry") | length) rounds")
+	   | "fentry/kprobe throughput: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3))); paired per round \($pp.mean | f(3)) ± \($pp.sd | f(3)) (95% CI \($pp.lo | f(3)) .. \($pp.hi | f(3))) over \(ev("fentry") | length) rounds")
 	' "$out/samples.ndjson" | tee "$out/summary.txt"
 for m in kprobe fentry; do
 	c=$(jq -s 'map(select(.type == "map" and .data["@calls"] != null) | .data["@calls"]) | first // 0' "$cell/bpfprog_$m.ndjson" 2>/dev/null)
