@@ -9,9 +9,9 @@ vcpus=${1:-2} out=${2:-$BENCH_ROOT/bench/out/batch}
 shift 2 2>/dev/null
 args=${*:--r 50}
 cell=$out/cell
-boot_guest "$vcpus" "$cell" "$BENCH_ROOT/bench/batch/job.sh" 600 \
+[ -n "${BENCH_REUSE:-}" ] || boot_guest "$vcpus" "$cell" "$BENCH_ROOT/bench/batch/job.sh" 600 \
 	BATCH_ARGS="$args" LIBBPF_DIR="$BENCH_ROOT/bench/libbpf"
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/batch: guest exit $rc; see $cell/console.log $cell/batch_dump.err" >&2; exit 1; }
-echo "# bench/batch: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, QEMU -cpu max, $(host_load "$cell")"
-tee "$out/summary.txt" < "$cell/batch_dump.out"
+echo "# bench/batch: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, QEMU -cpu max, $(host_load "$cell")" | tee "$out/summary.txt"
+tee -a "$out/summary.txt" < "$cell/batch_dump.out"

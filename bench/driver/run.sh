@@ -34,8 +34,8 @@ rc=$?
 	done
 } > "$out/samples.ndjson"
 kernel=$(jq -r .kernel_release "$cell"/r1_mod0.json)
-echo "# bench/driver: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $kernel, $(host_load "$cell")"
-echo "# map hash prealloc max_entries $entries value 8 B, full; updates of absent keys (all E2BIG); $reps interleaved rounds of $dur s each"
+echo "# bench/driver: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $kernel, $(host_load "$cell")" | tee "$out/summary.txt"
+echo "# map hash prealloc max_entries $entries value 8 B, full; updates of absent keys (all E2BIG); $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
 jq -rs -L "$BENCH_ROOT/bench/lib" --argjson n "$reps" 'include "stats";
 	def name: {mod0: "module full_update time_ops=0", mod1: "module full_update time_ops=1",
 		drv: "full_update_driver (bpf_loop)"}[.];
@@ -52,4 +52,4 @@ jq -rs -L "$BENCH_ROOT/bench/lib" --argjson n "$reps" 'include "stats";
 	  "",
 	  (["mod0", "mod1"][] as $o | ratio_ci($R[$o]; $R.drv) as $q | paired($R[$o]; $R.drv) as $p
 	   | "ratio ours/theirs, \($o | name) / full_update_driver: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3)), delta method); paired per round \($p.mean | f(3)) ± \($p.sd | f(3)) (95% CI \($p.lo | f(3)) .. \($p.hi | f(3)))")
-	' "$out/samples.ndjson" | tee "$out/summary.txt"
+	' "$out/samples.ndjson" | tee -a "$out/summary.txt"

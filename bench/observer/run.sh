@@ -24,8 +24,8 @@ fe=$BENCH_ROOT/bpftrace/__pcpu_freelist_pop_fentry.bt
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/observer: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
-echo "# bench/observer: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_plain.json"), clocksource ${cs:-?}, $(bpftrace --version), $(host_load "$cell")"
-echo "# full_update time_ops=0, map hash prealloc max_entries $entries, $reps interleaved rounds of $dur s; kprobe: $(basename "$kp"), fentry: $(basename "$fe")"
+echo "# bench/observer: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_plain.json"), clocksource ${cs:-?}, $(bpftrace --version), $(host_load "$cell")" | tee "$out/summary.txt"
+echo "# full_update time_ops=0, map hash prealloc max_entries $entries, $reps interleaved rounds of $dur s; kprobe: $(basename "$kp"), fentry: $(basename "$fe")" | tee -a "$out/summary.txt"
 for f in "$cell"/r*_{plain,kprobe,fentry}.json; do
 	b=$(basename "$f" .json); r=${b%%_*}; m=${b#*_}
 	calls=null
@@ -53,7 +53,7 @@ jq -rs -L "$BENCH_ROOT/bench/lib" --argjson entries "$entries" 'include "stats";
 	   | "\($m)   \("\($t | mean | r0) ± \($t | sd | r0)" | col(28))\("\($q.ratio | f(3)) (\($q.lo | f(3)) .. \($q.hi | f(3)))" | col(26))\($ppo | mean | f(4) | col(10))\($cost | mean | r0) ± \($cost | sd | r0)"),
 	  (paired(ev("fentry"); ev("kprobe")) as $pp | ratio_ci(ev("fentry"); ev("kprobe")) as $q
 	   | "fentry/kprobe throughput: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3))); paired per round \($pp.mean | f(3)) ± \($pp.sd | f(3)) (95% CI \($pp.lo | f(3)) .. \($pp.hi | f(3))) over \(ev("fentry") | length) rounds")
-	' "$out/samples.ndjson" | tee "$out/summary.txt"
+	' "$out/samples.ndjson" | tee -a "$out/summary.txt"
 for m in kprobe fentry; do
 	c=$(jq -s 'map(select(.type == "map" and .data["@calls"] != null) | .data["@calls"]) | first // 0' "$cell/bpfprog_$m.ndjson" 2>/dev/null)
 	echo "# pops seen by the $m script during 1 s of full_update_driver (updates from a BPF program): ${c:-0}" | tee -a "$out/summary.txt"

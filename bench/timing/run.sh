@@ -20,8 +20,8 @@ cell=$out/cell
 rc=$?
 [ $rc -eq 0 ] || { echo "bench/timing: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
-echo "# bench/timing: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0s1.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")"
-echo "# workload $wl, map hash prealloc max_entries $entries value 8 B; $reps interleaved rounds of $dur s each"
+echo "# bench/timing: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0s1.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")" | tee "$out/summary.txt"
+echo "# workload $wl, map hash prealloc max_entries $entries value 8 B; $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
 for f in "$cell"/r*_t*s*.json; do
 	b=$(basename "$f" .json); r=${b%%_*}
 	jq -c --argjson r "${r#r}" '{s: "time_ops=\(.params.time_ops) time_sample=\(.params.time_sample)",
@@ -37,4 +37,4 @@ jq -rs -L "$BENCH_ROOT/bench/lib" 'include "stats";
 	   | "\($s | col(27))\("\($b | mean | r0) ± \($b | sd | r0)" | col(28))"
 	   + if $s == "time_ops=0 time_sample=1" then "1" else
 	     "\("\($q.ratio | f(3)) (\($q.lo | f(3)) .. \($q.hi | f(3)))" | col(45))\("\($p.mean | f(3)) ± \($p.sd | f(3))" | col(19))\(if $q.ratio >= 0.95 then "met" else "NOT met" end)" end)
-	' "$out/samples.ndjson" | tee "$out/summary.txt"
+	' "$out/samples.ndjson" | tee -a "$out/summary.txt"
