@@ -9,10 +9,10 @@
 # pops_per_op = (bpftrace @calls - setup pops) / module ops, where setup pops
 # = 2 * max_entries + 1 (the fill, the end-of-test reinsertion, one refused
 # extra insert: measured constant); it comes out 1 (one pop per update).
-# Usage: bench/observer/run.sh [VCPUS=4] [REPEATS=5] [DURATION_S=3] [OUT]
+# Usage: bench/observer/run.sh [VCPUS=2] [REPEATS=10] [DURATION_S=2] [OUT]
 # BENCH_REUSE=1 re-summarises OUT's last guest run without booting.
 . "$(dirname "$0")/../lib/guest.sh"
-vcpus=${1:-4} reps=${2:-5} dur=${3:-3} out=${4:-$BENCH_ROOT/bench/out/observer}
+vcpus=${1:-2} reps=${2:-10} dur=${3:-2} out=${4:-$BENCH_ROOT/bench/out/observer}
 entries=10000
 cell=$out/cell
 kp=$BENCH_ROOT/bpftrace/__pcpu_freelist_pop.bt
