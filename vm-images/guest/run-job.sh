@@ -25,11 +25,50 @@ up() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" >> "$CONSOLE"; }
 phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
 
+# bt_live PID: true once bpftrace PID sleeps in its poll loop. bpftrace 0.17
+# prints attached_probes BEFORE it has attached; its probes are live only
+# when it reaches epoll_wait. Starting the stress earlier livelocked a vCPU
+# on the int3 of the ftrace site being patched (TCG, soft lockup seen in
+# bench/observer).
+bt_live() { [ "$(cat "/proc/$1/wchan" 2>/dev/null)" = do_epoll_wait ]; }
+
+# running PID: the process exists and has not exited (a child that exited
+# stays a zombie until waited for, and kill -0 succeeds on a zombie).
+running() { [ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+
+# bt_stop PID: SIGINT bpftrace so it prints its maps, and make sure it goes.
+# bpftrace 0.17 can lose a SIGINT (its loop leaves only when epoll_wait
+# itself returns EINTR; seen 3 times in ~90 stops): resend every 5 s while
+# it has printed nothing more; after 120 s save its stacks and kill it, so
+# a cell never hangs on an observer (its histogram is then missing).
+bt_stop() {
+	out=$(ls -l "/proc/$1/fd/" 2>/dev/null | sed -n 's/.* -> \(.*\.ndjson\)$/\1/p' | head -n 1)
+	sz0=$(wc -c < "$out" 2>/dev/null)
+	kill -INT "$1" 2>/dev/null
+	t=0
+	while running "$1" && [ $t -lt 240 ]; do
+		sleep 0.5
+		t=$((t + 1))
+		if [ $((t % 10)) -eq 0 ] && [ "$(wc -c < "$out" 2>/dev/null)" = "$sz0" ]; then
+			log "runner: bpftrace $1 still running $((t / 2)) s after SIGINT: SIGINT again"
+			kill -INT "$1" 2>/dev/null
+		fi
+	done
+	if running "$1"; then
+		log "runner: bpftrace $1 did not exit on SIGINT in 120 s: killed"
+		for task in /proc/$1/task/*; do
+			echo "== $task $(cat "$task/comm") $(cat "$task/wchan")"
+			cat "$task/stack"
+		done > "$cell/bpftrace/hang-$1.txt" 2>&1
+		kill -KILL "$1"
+	fi
+	wait "$1"
+}
+
 # Observers are stopped on every exit path: bpftrace prints its maps only
 # when it is interrupted, and noise must not outlive the measurement.
 stop_observers() {
-	for p in $bt_pids; do kill -INT "$p" 2>/dev/null; done
-	for p in $bt_pids; do wait "$p"; done
+	for p in $bt_pids; do bt_stop "$p"; done
 	bt_pids=
 	if [ -n "$noise_pid" ]; then
 		kill -INT "$noise_pid" 2>/dev/null
@@ -96,13 +135,16 @@ if [ -n "$BPFTRACE" ]; then
 	done
 	# Stress must not start before every probe is live, or the first
 	# seconds of the run are missing from the histogram.
-	for bt in $BPFTRACE; do
-		name=$(basename "$bt" .bt)
+	set -- $BPFTRACE
+	for pid in $bt_pids; do
+		name=$(basename "$1" .bt)
+		shift
 		t=0
-		until grep -q attached_probes "$cell/bpftrace/$name.ndjson" 2>/dev/null; do
+		until grep -q attached_probes "$cell/bpftrace/$name.ndjson" 2>/dev/null &&
+			bt_live "$pid"; do
 			sleep 0.5
 			t=$((t + 1))
-			if [ $t -ge $((ATTACH_TIMEOUT * 2)) ]; then
+			if [ $t -ge $((ATTACH_TIMEOUT * 2)) ] || ! running "$pid"; then
 				log "runner: bpftrace $name did not attach in ${ATTACH_TIMEOUT}s"
 				cat "$cell/bpftrace/$name.stderr" >> "$CONSOLE"
 				finish 2
