@@ -59,11 +59,35 @@ bt_stop() {
 		for task in /proc/$1/task/*; do
 			echo "== $task $(cat "$task/comm") $(cat "$task/wchan")"
 			cat "$task/stack"
-		done > "$cell/bpftrace/hang-$1.txt" 2>&1
+		done > "$cell/bpftrace-hang-$1.txt" 2>&1
 		kill -KILL "$1"
 	fi
 	wait "$1"
 }
+
+# bt_launch OUT SCRIPT: start bpftrace on SCRIPT writing OUT.ndjson (NDJSON)
+# and OUT.stderr; sets bt_pid. bt_wait PID OUT SCRIPT: wait until it is live
+# (attached_probes printed and asleep in its poll loop); 2 if it died or
+# took longer than ATTACH_TIMEOUT. bt_start = both, for custom jobs.
+bt_launch() {
+	rm -f "$1.ndjson"	# a reused cell dir must not hold an old "attached" line
+	bpftrace -f json -o "$1.ndjson" "$2" 2> "$1.stderr" &
+	bt_pid=$!
+}
+bt_wait() {
+	t=0
+	until grep -q attached_probes "$2.ndjson" 2>/dev/null && bt_live "$1"; do
+		sleep 0.5
+		t=$((t + 1))
+		if [ $t -ge $((ATTACH_TIMEOUT * 2)) ] || ! running "$1"; then
+			log "runner: bpftrace $3 did not attach in ${ATTACH_TIMEOUT}s: $(cat "$2.stderr")"
+			kill -KILL "$1" 2>/dev/null
+			wait "$1"
+			return 2
+		fi
+	done
+}
+bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
 
 # Observers are stopped on every exit path: bpftrace prints its maps only
 # when it is interrupted, and noise must not outlive the measurement.
@@ -125,31 +149,17 @@ fi
 
 if [ -n "$BPFTRACE" ]; then
 	mkdir -p "$cell/bpftrace"
+	# All start at once (LLVM start-up dominates), then all must be live:
+	# stress must not start before every probe is, or the first seconds of
+	# the run are missing from the histograms.
 	for bt in $BPFTRACE; do
-		name=$(basename "$bt" .bt)
-		# A reused cell dir must not hold an old "attached" line.
-		rm -f "$cell/bpftrace/$name.ndjson"
-		bpftrace -f json -o "$cell/bpftrace/$name.ndjson" "$bt" \
-			2> "$cell/bpftrace/$name.stderr" &
-		bt_pids="$bt_pids $!"
+		bt_launch "$cell/bpftrace/$(basename "$bt" .bt)" "$bt"
+		bt_pids="$bt_pids $bt_pid"
 	done
-	# Stress must not start before every probe is live, or the first
-	# seconds of the run are missing from the histogram.
 	set -- $BPFTRACE
 	for pid in $bt_pids; do
-		name=$(basename "$1" .bt)
+		bt_wait "$pid" "$cell/bpftrace/$(basename "$1" .bt)" "$1" || finish 2
 		shift
-		t=0
-		until grep -q attached_probes "$cell/bpftrace/$name.ndjson" 2>/dev/null &&
-			bt_live "$pid"; do
-			sleep 0.5
-			t=$((t + 1))
-			if [ $t -ge $((ATTACH_TIMEOUT * 2)) ] || ! running "$pid"; then
-				log "runner: bpftrace $name did not attach in ${ATTACH_TIMEOUT}s"
-				cat "$cell/bpftrace/$name.stderr" >> "$CONSOLE"
-				finish 2
-			fi
-		done
 	done
 	log "runner: bpftrace attached"
 fi
