@@ -127,14 +127,19 @@ static void print_cell(FILE *f, json_t *c, int fw)
 	fprintf(f, ROW_B, ops, per, p50, p99, verdict);
 }
 
+/* json_equal() is false when either side is NULL: a key both lack is equal. */
+static bool same_key(json_t *a, json_t *b, const char *key)
+{
+	json_t *va = json_object_get(a, key), *vb = json_object_get(b, key);
+
+	return (!va && !vb) || json_equal(va, vb);
+}
+
 static bool same_config(json_t *a, json_t *b)
 {
-	return json_equal(json_object_get(a, "vcpus"), json_object_get(b, "vcpus")) &&
-	       json_equal(json_object_get(a, "workload"), json_object_get(b, "workload")) &&
-	       json_equal(json_object_get(a, "kernel"), json_object_get(b, "kernel")) &&
-	       json_equal(json_object_get(a, "noise"), json_object_get(b, "noise")) &&
-	       !strcmp(fault_of(a), fault_of(b)) &&
-	       json_equal(json_object_get(a, "test_action"), json_object_get(b, "test_action"));
+	return same_key(a, b, "vcpus") && same_key(a, b, "workload") &&
+	       same_key(a, b, "kernel") && same_key(a, b, "noise") &&
+	       !strcmp(fault_of(a), fault_of(b)) && same_key(a, b, "test_action");
 }
 
 /* mean ± sample stddev of ops/s over PASS cells of one configuration. */
