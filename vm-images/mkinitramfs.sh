@@ -42,6 +42,7 @@ for m in $mods; do
 done
 cp "$here/guest/init" "$tmp/init"
 chmod 755 "$tmp/init"
+mkdir -p "$(dirname "$out")"
 (cd "$tmp" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "mkinitramfs: $out ($(wc -c < "$out") bytes, modules: $(tr '\n' ' ' < "$tmp/etc/modules.order"))"
