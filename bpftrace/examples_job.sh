@@ -18,8 +18,12 @@ for bt in "$(dirname "$JOB_SCRIPT")"/*.bt; do
 	bpftrace "$bt" >> "$ex" 2>&1 &
 	pid=$!
 	t=0
-	until grep -q '^Attaching' "$ex" || [ $t -ge 120 ]; do sleep 0.5; t=$((t + 1)); done
+	# "Attaching" comes before the probes are live: wait for the poll loop
+	# too (bt_live, bt_stop: the runner's helpers).
+	until { grep -q '^Attaching' "$ex" && bt_live $pid; } || [ $t -ge 240 ]; do
+		sleep 0.5
+		t=$((t + 1))
+	done
 	run_module "$cell/examples/$name.module.json" $params
-	kill -INT $pid
-	wait $pid
+	bt_stop $pid "$ex"
 done

@@ -23,6 +23,7 @@ struct run_opts {
 	bool plan_only;
 	bool target_host;		/* --target host: no VM, this machine */
 	const char *job_script;		/* JOB_SCRIPT= in job.env (tests, custom sequences) */
+	char job_script_abs[4096];	/* --job-script made absolute (the guest needs it so) */
 	char **argv;			/* the command line, for the manifest */
 	int argc;
 	const char *kernel_image;	/* --kernel-image / HTAB_KERNEL_IMAGE */

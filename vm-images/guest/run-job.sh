@@ -36,13 +36,14 @@ bt_live() { [ "$(cat "/proc/$1/wchan" 2>/dev/null)" = do_epoll_wait ]; }
 # stays a zombie until waited for, and kill -0 succeeds on a zombie).
 running() { [ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
 
-# bt_stop PID: SIGINT bpftrace so it prints its maps, and make sure it goes.
+# bt_stop PID [OUT]: SIGINT bpftrace so it prints its maps, and make sure it goes.
 # bpftrace 0.17 can lose a SIGINT (its loop leaves only when epoll_wait
 # itself returns EINTR; seen 3 times in ~90 stops): resend every 5 s while
 # it has printed nothing more; after 120 s save its stacks and kill it, so
 # a cell never hangs on an observer (its histogram is then missing).
+# OUT is what bpftrace writes to (default: its -o *.ndjson file).
 bt_stop() {
-	out=$(ls -l "/proc/$1/fd/" 2>/dev/null | sed -n 's/.* -> \(.*\.ndjson\)$/\1/p' | head -n 1)
+	out=${2:-$(ls -l "/proc/$1/fd/" 2>/dev/null | sed -n 's/.* -> \(.*\.ndjson\)$/\1/p' | head -n 1)}
 	sz0=$(wc -c < "$out" 2>/dev/null)
 	kill -INT "$1" 2>/dev/null
 	t=0
