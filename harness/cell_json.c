@@ -11,6 +11,7 @@
 #include "bpftrace_ndjson.h"
 #include "cell_json.h"
 #include "console_scan.h"
+#include "host_info.h"
 #include "module_json.h"
 #include "noise.h"
 #include "qemu_argv.h"
@@ -215,6 +216,7 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "fault", json_string(cell->fault));
 	json_object_set_new(j, "repeat", json_integer(cell->repeat));
 	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
+	json_object_set_new(j, "host", host_info());
 	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));
 	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
 	json_object_set_new(j, "memory_mb", c->target_host ? json_null()

@@ -16,3 +16,6 @@ expect_eq "E2BIG == ops" "$(jq '.totals.errors.E2BIG' "$m")" "$(jq '.totals.ops'
 expect_eq "only E2BIG" "$(jq '.totals.errors | keys | join(",")' -r "$m")" E2BIG
 expect_cmp "pop count >= ops" "$(jq '.cells[0].pop_ns.count' "$s")" ">=" "$ops"
 expect_eq "accel recorded" "$(jq -r '.cells[0].accel' "$s")" "$(grep -qwE 'vmx|svm' /proc/cpuinfo && echo kvm || echo tcg)"
+c=$(ls "$d"/*/cell.json)
+expect_eq "host cpus recorded" "$(jq '.host.cpus' "$c")" "$(nproc)"
+expect_eq "host kernel recorded" "$(jq -r '.host.kernel' "$c")" "$(uname -r)"
