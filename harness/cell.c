@@ -4,6 +4,7 @@
  * group and watch it until it ends, goes quiet or runs out of time.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -198,6 +199,22 @@ static void clear_stale(const char *dir)
 	}
 }
 
+/*
+ * A run with faults measures every cell's pop with the kprobe form of the
+ * bpftrace scripts: the guest keeps fault cells on kprobes (the injectors
+ * were validated against them), and fault/no-fault cells are compared.
+ */
+static bool run_has_faults(const struct run_opts *o)
+{
+	for (size_t i = 0; i < o->faults.n; i++)
+		if (strcmp(o->faults.v[i], "none"))
+			return true;
+	for (size_t i = 0; i < o->modparams.n; i++)
+		if (!strncmp(o->modparams.v[i], "fault=", 6) && strcmp(o->modparams.v[i], "fault=none"))
+			return true;
+	return false;
+}
+
 int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 {
 	char path[PATH_MAX], *mp = NULL, *bt = NULL, *argv = NULL, *env = NULL;
@@ -218,9 +235,10 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
 		       "CELL='%s'\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
 		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
-		       "%s%s%s%s%s%s%s%s%s",
+		       "%s%s%s%s%s%s%s%s%s%s",
 		       cell->id, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
 		       cell->run_timeout_s, cell->noise_cmd,
+		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
 		       cell->test_action ? "TEST_ACTION=" : "",
 		       cell->test_action ? cell->test_action : "", cell->test_action ? "\n" : "",
 		       c->o->job_script ? "JOB_SCRIPT='" : "",

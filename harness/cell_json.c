@@ -91,6 +91,21 @@ static json_t *strv_json(const struct strv *sv)
 	return a;
 }
 
+/* The first word of a small file, or JSON null when it is missing. */
+static json_t *read_word(const char *path)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return json_null();
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, " \t\n")] = 0;
+	return buf[0] ? json_string(buf) : json_null();
+}
+
 /* bpftrace/<name>.ndjson of each script; pop_ns from __pcpu_freelist_pop's @ns. */
 static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_t *j)
 {
@@ -129,6 +144,9 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 		s = json_pack("{s:i, s:I, s:i, s:o, s:o}", "attached_probes", bo.attached_probes,
 			      "lost_events", (json_int_t)bo.lost_events,
 			      "malformed_lines", bo.malformed, "values", vals, "hists", hists);
+		/* Which form the guest ran (kprobe, or fentry where it has BTF). */
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->dir, name);
+		json_object_set_new(s, "form", read_word(path));
 		json_object_set_new(all, name, s);
 		if (!strcmp(name, POP_SCRIPT)) {
 			const struct bt_hist *h = bt_find_hist(&bo, "@ns");

@@ -28,6 +28,11 @@ expect_eq "cell.json fault" "$(jq -r .fault "$c")" "$spec"
 expect_eq "cell.json faults[0].type" "$(jq -r '.faults[0].type' "$c")" delay
 expect_cmp "cell.json faults[0].injected" "$(jq '.faults[0].injected' "$c")" ">" 0
 expect_eq "none cell faults" "$(jq -c .faults "$d/run/$none/cell.json")" "[]"
+# A run with faults measures every cell with the kprobe form, so the two compare.
+for cell in "$none" "$delay"; do
+	expect_eq "$cell pop script form" \
+		"$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$d/run/$cell/cell.json")" kprobe
+done
 # --bpftrace NAME,NAME: each script's NDJSON kept and read.
 for cell in $none $delay; do
 	for bt in __pcpu_freelist_pop alloc_htab_elem; do

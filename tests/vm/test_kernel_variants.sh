@@ -24,7 +24,7 @@ f=kernel/bpf/percpu_freelist.c
 expect_eq "fixed keeps the checks" "$(grep -c 'if (!READ_ONCE(head->first))' "$kdir_fixed/$f")" 2
 expect_eq "before-000 lacks them" "$(grep -c 'READ_ONCE(head->first)' "$kdir_before_000/$f")" 0
 
-"$HT" run --cpus 2 --workload full_update --duration 2 --bpftrace none \
+"$HT" run --cpus 2 --workload full_update --duration 2 --bpftrace __pcpu_freelist_pop \
 	--kernel fixed,before-000 --out "$d/run" || fail "harness exit $?"
 s="$d/run/summary.json"
 expect_eq "cells" "$(jq '.cells | length' "$s")" 2
@@ -35,6 +35,10 @@ for v in fixed before-000; do
 	m=$(ls "$d"/run/*-"$v"-*/module.json)
 	expect_eq "$v guest kernel" "$(jq -r .kernel_release "$m")" "6.1.192-htab-$v"
 	expect_eq "$v only E2BIG" "$(jq '.totals.errors.E2BIG' "$m")" "$(jq '.totals.ops' "$m")"
+	# The variants are built without BTF: the pop script falls back to kprobes.
+	expect_eq "$v pop script form" "$(jq -r '.bpftrace.__pcpu_freelist_pop.form' \
+		"$(dirname "$m")/cell.json")" kprobe
+	expect_cmp "$v pops seen" "$(jq '.pop_ns.count' <<< "$c")" ">=" "$(jq .ops <<< "$c")"
 done
 for c in "$d"/run/*/cell.json; do
 	h=$(jq -r '.kernel_hash // empty' "$c")

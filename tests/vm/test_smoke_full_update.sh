@@ -19,3 +19,5 @@ expect_eq "accel recorded" "$(jq -r '.cells[0].accel' "$s")" "$(grep -qwE 'vmx|s
 c=$(ls "$d"/*/cell.json)
 expect_eq "host cpus recorded" "$(jq '.host.cpus' "$c")" "$(nproc)"
 expect_eq "host kernel recorded" "$(jq -r '.host.kernel' "$c")" "$(uname -r)"
+# Debian's kernel has BTF: the pop script runs in its fentry form (cheaper; bench/observer).
+expect_eq "pop script form" "$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$c")" fentry
