@@ -77,9 +77,9 @@ static void figure(FILE *f, const struct rep_plot *pl, const char *caption)
 
 static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 {
-	json_t *host = json_object_get(env, "host"), *k, *v;
-	char *h = json_is_string(host) ? strdup(json_string_value(host)) :
-					 json_dumps(host, JSON_COMPACT);
+	/* report_env makes "host" one readable line (build_host). */
+	const char *h = json_string_value(json_object_get(env, "host"));
+	json_t *k, *v;
 	char *acc = rep_env_join(json_object_get(env, "accels"));
 	const char *key;
 	size_t i;
@@ -132,7 +132,6 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 		free(vals);
 	}
 	fputs("</table>\n", f);
-	free(h);
 	free(acc);
 }
 
