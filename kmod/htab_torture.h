@@ -17,18 +17,55 @@
 
 /* Map ops per workload step: between stop checks and cond_resched(). */
 #define HT_BATCH		64
+/*
+ * An LRU map keeps up to LOCAL_FREE_TARGET (kernel/bpf/bpf_lru_list.c)
+ * free nodes in each CPU's local list. When the global free list runs
+ * low, the inserting CPU shrinks (evicts) before it steals from other
+ * CPUs' local lists, so a map can evict while some nodes are still free.
+ */
+#define HT_LRU_LOCAL_FREE_TARGET	128
 #define HT_MAX_FAILURES		8
 #define HT_FAILURE_LEN		128
+
+/*
+ * The stamp every value starts with: which key it belongs to, who wrote
+ * it and that writer's sequence number. A value whose stamp names
+ * another key sits on an element two keys share (a double allocation);
+ * one older than its writer last wrote is a lost update.
+ */
+struct ht_stamp {
+	u32 key;
+	u32 writer;		/* thread idx, or HT_WRITER_CTL */
+	u64 seq;		/* the writer's own counter, from 1 */
+};
+
+#define HT_WRITER_CTL		0xfffffffeU
+#define HT_STAMP_MIN_VALUE	sizeof(struct ht_stamp)
+
+/* The first stamp mismatch a thread saw, formatted by the verdict. */
+struct ht_bad {
+	const char *what;	/* NULL: none */
+	u32 key;
+	int cpu;
+	u32 want_writer;
+	u64 want_seq;
+	struct ht_stamp seen;
+};
 
 struct ht_thread {
 	struct task_struct *task;
 	struct ht_stats *stats;
-	void *value;
+	void *value;		/* starts with a struct ht_stamp */
 	unsigned int idx;	/* position in the selected CPU list */
 	int cpu;
 	u64 steps;		/* workload steps done (seed "events") */
+	u64 seq;		/* last stamp sequence this thread wrote */
 	u32 cursor;		/* workload private */
 	u32 sample_left[HT_NR_OPS];	/* ops of each kind until the next timed one */
+	/* per owned key slot: seq of the value this thread last stored, 0: absent */
+	u64 slot_seq[HT_BATCH];
+	struct ht_bad bad;
+	u32 double_key;		/* first key a full map took (double_alloc) */
 };
 
 struct ht_workload {
@@ -41,12 +78,24 @@ struct ht_workload {
 	void (*step)(struct ht_thread *t);
 	/* dmesg line(s) in the seed's own format. */
 	void (*report)(void);
+	/*
+	 * Most elements the workload can hold live at once (fill plus what
+	 * the workers insert), so an E2BIG below capacity is known to have
+	 * come while free elements existed. NULL: capacity.
+	 */
+	u64 (*max_live)(void);
+	/* The workload keeps the map full: an insert of a new key is a bug. */
+	bool (*keeps_full)(void);
 	u32 expected_errors;		/* HT_ERRBIT() mask */
 	u32 lru_expected_errors;	/* added when the map is an LRU map */
 };
 
 struct ht_verdict {
 	u32 capacity;
+	u64 residual_expected;	/* fill + inserts - deletes (non-LRU) */
+	bool residual_checked;
+	u64 e2big_not_full;	/* E2BIG while the workload held < capacity */
+	u64 walk_bad;		/* stamps of live elements naming another key */
 	u32 reinserted;
 	u32 found;
 	u64 residual;		/* elements found by delete-all */
@@ -70,7 +119,13 @@ struct ht_ctx {
 	u32 value_size;
 	u32 map_id;		/* of the adopted map, 0 when created */
 	u32 fill_pct;
+	u32 fill_ok;		/* keys the setup fill inserted */
 	u32 duration_ms;
+	bool verify;		/* check stamps on every lookup and replace */
+	bool keeps_full;	/* prealloc non-LRU map the workload keeps full */
+	u64 max_live;
+	u64 ctl_seq;		/* the controller's stamp sequence */
+	int selftest;		/* enum ht_selftest */
 	bool time_ops;
 	u32 time_sample;	/* time one op in time_sample of each kind */
 	u32 expected_errors;
@@ -112,11 +167,18 @@ extern const struct ht_workload ht_wl_add_del_on_diff_cpu;
 extern const struct ht_workload ht_wl_lookup;
 extern const struct ht_workload ht_wl_churn;
 
+/* Test-only plants, so the tests can prove the checks fire. */
+enum ht_selftest {
+	HT_SELFTEST_NONE, HT_SELFTEST_CORRUPT, HT_SELFTEST_DOUBLE_ALLOC,
+	HT_SELFTEST_OOPS,
+};
+
 /* map.c */
 int ht_map_open(u32 map_id);
 void ht_map_close(void);
 int ht_map_fill(u32 n, u64 flags);
-int ht_map_delete_all(u64 *deleted);
+int ht_map_delete_all(u64 *deleted, u64 limit, void (*visit)(u32 key));
+u64 ht_map_footprint(void);
 
 /* Raw ops, called as a BPF program calls them: RCU + migration off. */
 static inline int ht_map_update_raw(u32 key, void *value, u64 flags)
@@ -182,23 +244,126 @@ static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 		ht_stats_error(t->stats, ret, ht.expected_errors);
 }
 
+/* stamp.c: the slow paths of the checks below */
+#define HT_WRITER_ANY		0xffffffffU
+bool ht_check_mismatch(struct ht_thread *t, u32 key, u32 writer, u64 seq,
+		       bool racy, const struct ht_stamp *seen);
+void ht_double_alloc(struct ht_thread *t, u32 key);
+void ht_check_presence(struct ht_thread *t, u32 key, u64 seq);
+void ht_stamp_fill(void *value, u32 key, u32 writer, u64 seq);
+
+/*
+ * Is @s what @key should hold? @writer HT_WRITER_ANY: any writer; @seq 0:
+ * any sequence. On a per-CPU map the slot read is this CPU's: a value
+ * another thread wrote from another CPU leaves it zeroed (preallocated
+ * maps zero the other CPUs' slots on insert) or, without prealloc, stale
+ * from the memory's last user, so only this thread's own writes are
+ * compared exactly there.
+ */
+static inline bool ht_stamp_ok(const struct ht_thread *t,
+			       const struct ht_stamp *s, u32 key, u32 writer,
+			       u64 seq)
+{
+	if (ht.percpu && writer != t->idx) {
+		if (!ht.prealloc)
+			return true;
+		if (!s->key && !s->writer && !s->seq)
+			return true;
+	}
+	return s->key == key &&
+	       (writer == HT_WRITER_ANY || s->writer == writer) &&
+	       (!seq || s->seq == seq);
+}
+
+/* Copy @key's stamp (this CPU's slot of a per-CPU map); false: absent. */
+static inline bool ht_peek(u32 key, struct ht_stamp *s)
+{
+	struct bpf_map *map = ht.map;
+	const struct ht_stamp *v;
+
+	rcu_read_lock();
+	migrate_disable();
+	v = map->ops->map_lookup_elem(map, &key);
+	if (v) {
+		s->key = READ_ONCE(v->key);
+		s->writer = READ_ONCE(v->writer);
+		s->seq = READ_ONCE(v->seq);
+	}
+	migrate_enable();
+	rcu_read_unlock();
+	return v;
+}
+
+/*
+ * With verify=1: look @key up and check its stamp. @racy: another thread
+ * may delete @key meanwhile, and a preallocated element is reused at once,
+ * so a mismatch is looked at twice before it counts. Returns whether @key
+ * was present; a mismatch counts as corrupt (and present).
+ */
+static inline bool ht_check(struct ht_thread *t, u32 key, u32 writer,
+			    u64 seq, bool racy)
+{
+	struct ht_stamp s;
+
+	if (!ht_peek(key, &s))
+		return false;
+	if (likely(ht_stamp_ok(t, &s, key, writer, seq)))
+		return true;
+	return ht_check_mismatch(t, key, writer, seq, racy, &s);
+}
+
 /* Accounted ops, for the workers' hot loops. */
+
+/*
+ * Stamps the thread's value with (key, thread, next seq) and updates;
+ * t->seq is then the stamp written. On a map the workload keeps full,
+ * a successful update (always of a new key there) is a double allocation.
+ */
 static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 {
-	u64 t0 = ht_op_begin(t, HT_OP_UPDATE);
-	int ret = ht_map_update_raw(key, t->value, flags);
+	struct ht_stamp *stamp = t->value;
+	u64 t0;
+	int ret;
 
+	stamp->key = key;
+	stamp->writer = t->idx;
+	stamp->seq = ++t->seq;
+	t0 = ht_op_begin(t, HT_OP_UPDATE);
+	ret = ht_map_update_raw(key, t->value, flags);
+	if (unlikely(ht.selftest == HT_SELFTEST_DOUBLE_ALLOC) &&
+	    ret == -E2BIG && !t->idx && t->seq > 1000 && !t->stats->double_alloc)
+		ret = 0;	/* test-only: pretend one insert fit */
 	ht_op_end(t, HT_OP_UPDATE, t0, ret);
+	if (unlikely(!ret && ht.keeps_full))
+		ht_double_alloc(t, key);
 	return ret;
 }
 
-static inline int ht_lookup(struct ht_thread *t, u32 key)
+/*
+ * A lookup as a program makes it; with verify=1 the stamp of what it
+ * found is checked against @writer (HT_WRITER_ANY: the key only).
+ */
+static inline int ht_lookup(struct ht_thread *t, u32 key, u32 writer)
 {
 	u64 t0 = ht_op_begin(t, HT_OP_LOOKUP);
-	int ret = ht_map_lookup_raw(key);
+	struct bpf_map *map = ht.map;
+	struct ht_stamp s;
+	const struct ht_stamp *v;
 
-	ht_op_end(t, HT_OP_LOOKUP, t0, ret);
-	return ret;
+	rcu_read_lock();
+	migrate_disable();
+	v = map->ops->map_lookup_elem(map, &key);
+	if (v && ht.verify) {
+		s.key = READ_ONCE(v->key);
+		s.writer = READ_ONCE(v->writer);
+		s.seq = READ_ONCE(v->seq);
+	}
+	migrate_enable();
+	rcu_read_unlock();
+	ht_op_end(t, HT_OP_LOOKUP, t0, v ? 0 : -ENOENT);
+	if (v && ht.verify && unlikely(!ht_stamp_ok(t, &s, key, writer, 0)))
+		ht_check_mismatch(t, key, writer, 0, false, &s);
+	return v ? 0 : -ENOENT;
 }
 
 static inline int ht_delete(struct ht_thread *t, u32 key)
@@ -207,6 +372,8 @@ static inline int ht_delete(struct ht_thread *t, u32 key)
 	int ret = ht_map_delete_raw(key);
 
 	ht_op_end(t, HT_OP_DELETE, t0, ret);
+	if (!ret)
+		t->stats->live_delta--;
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mm.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
 #include <linux/sched.h>
@@ -44,11 +45,15 @@ module_param(cpus, charp, 0444);
 MODULE_PARM_DESC(cpus, "cpulist of worker CPUs (\"\" or -1: all online)");
 ht_param(int, prealloc, 1, "Preallocate elements (0: BPF_F_NO_PREALLOC; LRU needs 1)");
 ht_param(int, max_entries, 4096, "Map capacity (1..2097152)");
-ht_param(int, value_size, 8, "Value size in bytes (1..4096)");
+ht_param(int, value_size, 16, "Value size in bytes (16..4096: every value starts with a 16-byte stamp)");
 ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
 ht_param(int, time_ops, 1, "Time map ops into latency histograms (0|1)");
 ht_param(int, time_sample, 1, "With time_ops=1, time one op in N of each kind (1..1000000; 1: every op)");
 ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
+ht_param(int, verify, 1, "Check the stamp of every value a lookup finds or an update replaces (0|1; the end-of-run checks always run)");
+static char *selftest = "none";
+module_param(selftest, charp, 0444);
+MODULE_PARM_DESC(selftest, "Test-only plant, to prove the checks fire: none corrupt (rewrite key 0's stamp) double_alloc (report one E2BIG as success) oops (NULL dereference in worker 0)");
 ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
@@ -77,12 +82,20 @@ static const struct {
 } ht_bounds[] = {
 	{ "prealloc", &prealloc, 0, 1 },
 	{ "max_entries", &max_entries, 1, 2097152 },
-	{ "value_size", &value_size, 1, 4096 },
+	{ "value_size", &value_size, HT_STAMP_MIN_VALUE, 4096 },
 	{ "duration_ms", &duration_ms, 100, 600000 },
 	{ "time_ops", &time_ops, 0, 1 },
 	{ "time_sample", &time_sample, 1, 1000000 },
 	{ "fill_pct", &fill_pct, 0, 100 },
+	{ "verify", &verify, 0, 1 },
 	{ "map_id", &map_id, 0, INT_MAX },
+};
+
+static const char * const ht_selftests[] = {
+	[HT_SELFTEST_NONE] = "none",
+	[HT_SELFTEST_CORRUPT] = "corrupt",
+	[HT_SELFTEST_DOUBLE_ALLOC] = "double_alloc",
+	[HT_SELFTEST_OOPS] = "oops",
 };
 
 static bool ht_cpus_allocated;
@@ -117,6 +130,15 @@ static int ht_parse_names(void)
 		for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
 			ht_names_add(names, sizeof(names), ht_map_types[i].name);
 		pr_err("map_type=%s unknown; valid:%s\n", map_type, names);
+		return -EINVAL;
+	}
+	ht.selftest = match_string(ht_selftests, ARRAY_SIZE(ht_selftests),
+				   selftest);
+	if (ht.selftest < 0) {
+		names[0] = '\0';
+		for (i = 0; i < ARRAY_SIZE(ht_selftests); i++)
+			ht_names_add(names, sizeof(names), ht_selftests[i]);
+		pr_err("selftest=%s unknown; valid:%s\n", selftest, names);
 		return -EINVAL;
 	}
 	return 0;
@@ -156,6 +178,7 @@ static int ht_validate_params(void)
 	ht.time_ops = time_ops;
 	ht.time_sample = time_sample;
 	ht.fill_pct = fill_pct;
+	ht.verify = verify;
 	return 0;
 }
 
@@ -173,6 +196,34 @@ static void ht_wait_for_stop(void)
  */
 #define HT_CLOCK_STEPS	8
 
+/*
+ * selftest=: plant one fault for the tests, in worker 0 after 16 steps,
+ * so the run is under way. corrupt rewrites the stamp of key 0 (if
+ * present) to name another key, as an element shared by two keys would.
+ */
+static void ht_selftest_plant(struct ht_thread *t)
+{
+	struct bpf_map *map = ht.map;
+	int * volatile nowhere = NULL;
+	struct ht_stamp *v;
+	u32 key = 0;
+
+	switch (ht.selftest) {
+	case HT_SELFTEST_CORRUPT:
+		rcu_read_lock();
+		migrate_disable();
+		v = map->ops->map_lookup_elem(map, &key);
+		if (v)
+			WRITE_ONCE(v->key, 0x5eed);
+		migrate_enable();
+		rcu_read_unlock();
+		break;
+	case HT_SELFTEST_OOPS:
+		*nowhere = 1;
+		break;
+	}
+}
+
 static void ht_worker_loop(struct ht_thread *t)
 {
 	unsigned int n = 0;
@@ -183,6 +234,8 @@ static void ht_worker_loop(struct ht_thread *t)
 	this_cpu_write(ht_cpu_worker, current);
 	do {
 		ht.wl->step(t);
+		if (unlikely(ht.selftest) && !t->idx && n == 16)
+			ht_selftest_plant(t);
 		cond_resched();
 		if (++n % HT_CLOCK_STEPS)
 			continue;
@@ -246,6 +299,7 @@ int ht_fill_for_setup(u32 n)
 	if (ret < 0)
 		return ret;
 	ht.setup_errors += ret;
+	ht.fill_ok = n - ret;
 	return 0;
 }
 
@@ -254,12 +308,12 @@ static void ht_print_end(void)
 	const struct ht_verdict *v = &ht.verdict;
 	bool ok = !v->nr_failures;
 
-	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d time_sample=%u fill_pct=%u map_id=%u fault=%s%s%s\n",
+	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s%s%s\n",
 		 ok ? "SUCCESS" : "FAILURE", ht.wl->name, ht.map_type_name,
 		 ht.prealloc, ht.max_entries, ht.value_size, ht.duration_ms,
 		 cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
-		 ht.time_sample, ht.fill_pct, ht.map_id, ht_faults_str(),
-		 ok ? "" : " failed: ",
+		 ht.time_sample, ht.fill_pct, ht.verify, ht.map_id,
+		 ht_faults_str(), ok ? "" : " failed: ",
 		 ok ? "" : v->failures[0]);
 }
 
@@ -409,6 +463,34 @@ static int ht_alloc_threads(void)
 	return 0;
 }
 
+/*
+ * What the verdict may expect, once the map (possibly adopted) is known.
+ * Errnos: the workload's own; E2BIG on any hash map, because 6.1's
+ * __pcpu_freelist_pop skips lists that look empty without their lock and
+ * can miss an element pushed meanwhile (the verdict reports it as
+ * e2big_not_full where the map cannot have been full, and counts lost
+ * elements by itself); whatever the armed faults force (exhaust: E2BIG);
+ * ENOMEM where the kernel may legitimately run out: bpf_mem_alloc's
+ * per-CPU caches refill from irq_work, so a no-prealloc insert can fail
+ * under load, and an LRU map whose nodes all fit in the CPUs' local
+ * lists (LOCAL_FREE_TARGET each) can find none free on its own CPU.
+ */
+static void ht_derive_expectations(void)
+{
+	u32 e = ht.wl->expected_errors | ht_faults_expected_errors();
+
+	if (ht.lru)
+		e |= ht.wl->lru_expected_errors;
+	else
+		e |= HT_ERRBIT(HT_E2BIG);
+	if (!ht.prealloc ||
+	    (ht.lru && ht.max_entries < (u64)nr_cpu_ids * HT_LRU_LOCAL_FREE_TARGET))
+		e |= HT_ERRBIT(HT_ENOMEM);
+	ht.expected_errors = e;
+	ht.max_live = ht.wl->max_live ? ht.wl->max_live() : ht.max_entries;
+	ht.keeps_full = ht.wl->keeps_full && ht.wl->keeps_full();
+}
+
 /* Workers wait for the controller's start signal; hold a task ref each. */
 static int ht_start_threads(void)
 {
@@ -431,6 +513,26 @@ static int ht_start_threads(void)
 	get_task_struct(task);
 	ht.controller = task;
 	return 0;
+}
+
+/*
+ * A map the guest cannot hold would fail deep in the kernel (or push it
+ * into the OOM killer, which is not an allocator bug): refuse it here,
+ * naming what it needs and what there is. Adopted maps exist already.
+ */
+static int ht_check_footprint(void)
+{
+	u64 need, ram = (u64)totalram_pages() << PAGE_SHIFT;
+
+	if (map_id)
+		return 0;
+	need = ht_map_footprint();
+	if (need <= ram / 2)
+		return 0;
+	pr_err("map footprint %llu MiB (%s max_entries=%u value_size=%u prealloc=%d, %u possible CPUs) exceeds half of the guest's %llu MiB: give the guest more memory or make the map smaller\n",
+	       need >> 20, ht.map_type_name, ht.max_entries, ht.value_size,
+	       ht.prealloc, num_possible_cpus(), ram >> 20);
+	return -EINVAL;
 }
 
 static int __init ht_init(void)
@@ -464,6 +566,9 @@ static int __init ht_init(void)
 	ht.ctl_value = kzalloc(round_up(value_size, 8), GFP_KERNEL);
 	if (!ht.ctl_value)
 		goto fail;
+	ret = ht_check_footprint();
+	if (ret)
+		goto fail;
 	ret = ht_map_open(map_id);
 	if (ret)
 		goto fail;
@@ -476,8 +581,7 @@ static int __init ht_init(void)
 			goto fail;
 		}
 	}
-	ht.expected_errors = ht.wl->expected_errors |
-			     (ht.lru ? ht.wl->lru_expected_errors : 0);
+	ht_derive_expectations();
 	ret = ht_alloc_threads();
 	if (ret)
 		goto fail;
@@ -486,11 +590,11 @@ static int __init ht_init(void)
 	debugfs_create_file("status", 0444, ht.dir, NULL, &ht_status_fops);
 	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
 
-	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u map_id=%u fault=%s\n",
+	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s selftest=%s\n",
 		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,
 		ht.value_size, ht.duration_ms, cpumask_pr_args(ht.cpus),
-		ht.time_ops, ht.time_sample, ht.fill_pct, ht.map_id,
-		ht_faults_str());
+		ht.time_ops, ht.time_sample, ht.fill_pct, ht.verify, ht.map_id,
+		ht_faults_str(), ht_selftests[ht.selftest]);
 	ret = ht_start_threads();
 	if (ret)
 		goto fail;

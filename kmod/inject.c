@@ -325,6 +325,39 @@ void ht_faults_disable(void)
 }
 
 /* Safe to run twice: unregister, free and forget every fault. */
+/* Errnos the armed faults make legitimate, for the verdict. */
+u32 ht_faults_expected_errors(void)
+{
+	u32 e = 0;
+	unsigned int i;
+
+	for (i = 0; i < ht_nr_faults; i++)
+		e |= ht_faults[i].inj->forces_errors;
+	return e;
+}
+
+static u64 ht_fault_injected(const struct ht_fault *f)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += per_cpu_ptr(f->pc, cpu)->injected;
+	return n;
+}
+
+/* E2BIGs the faults forced (each exhaust injection fails one update). */
+u64 ht_faults_forced_e2big(void)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < ht_nr_faults; i++)
+		if (ht_faults[i].inj->forces_errors & HT_ERRBIT(HT_E2BIG))
+			n += ht_fault_injected(&ht_faults[i]);
+	return n;
+}
+
 void ht_faults_cleanup(void)
 {
 	unsigned int i;

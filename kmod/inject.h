@@ -40,6 +40,8 @@ struct ht_injector {
 	int (*arm)(struct ht_fault *f);
 	void (*disarm)(struct ht_fault *f);
 	unsigned long (*nmissed)(const struct ht_fault *f);
+	/* HT_ERRBIT() mask of the errnos an injection makes a map op return */
+	u32 forces_errors;
 };
 
 struct ht_fault {
@@ -104,6 +106,8 @@ void ht_faults_enable(void);
 void ht_faults_disable(void);
 void ht_faults_cleanup(void);
 const char *ht_faults_str(void);
+u32 ht_faults_expected_errors(void);
+u64 ht_faults_forced_e2big(void);
 void ht_faults_json(struct seq_buf *s);
 int ht_fault_resolve(const char *symbol, unsigned long *addr);
 

@@ -142,4 +142,6 @@ const struct ht_injector ht_inj_exhaust = {
 	.arm = ht_exhaust_arm,
 	.disarm = ht_exhaust_disarm,
 	.nmissed = ht_exhaust_nmissed,
+	/* the update sees an empty freelist, as on a full map */
+	.forces_errors = HT_ERRBIT(HT_E2BIG),
 };

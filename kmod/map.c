@@ -8,6 +8,7 @@
 
 #include <linux/bpf.h>
 #include <linux/fdtable.h>
+#include <linux/log2.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -100,6 +101,23 @@ static int ht_map_adopt(u32 id)
 		       id, map->key_size);
 		return -EINVAL;
 	}
+	/*
+	 * What the verdict could not check: per-CPU LRU lists (no common
+	 * free list, other eviction bounds), values programs cannot write,
+	 * values too small for the stamp.
+	 */
+	if (map->map_flags & (BPF_F_NO_COMMON_LRU | BPF_F_RDONLY_PROG)) {
+		pr_err("map_id=%u: map_flags 0x%x has %s%s: the verdict cannot check such a map (valid: no BPF_F_NO_COMMON_LRU, no BPF_F_RDONLY_PROG)\n",
+		       id, map->map_flags,
+		       map->map_flags & BPF_F_NO_COMMON_LRU ? "BPF_F_NO_COMMON_LRU " : "",
+		       map->map_flags & BPF_F_RDONLY_PROG ? "BPF_F_RDONLY_PROG" : "");
+		return -EINVAL;
+	}
+	if (map->value_size < HT_STAMP_MIN_VALUE) {
+		pr_err("map_id=%u: value_size %u, need >= %zu for the value stamp\n",
+		       id, map->value_size, HT_STAMP_MIN_VALUE);
+		return -EINVAL;
+	}
 	ht.map_type = map->map_type;
 	ht.lru = map->map_type == BPF_MAP_TYPE_LRU_HASH ||
 		 map->map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
@@ -129,8 +147,25 @@ void ht_map_close(void)
 }
 
 /*
- * Insert keys 0..n-1. Returns the number of failed inserts, or -EINTR
- * when the module is being unloaded.
+ * Bytes the map will take: elements (struct htab_elem, 48 B, the key
+ * rounded to 8, the value or, per-CPU, a pointer to one value per
+ * possible CPU), the per-CPU extra elements of preallocated hash maps,
+ * and the buckets. Close to hashtab.c's own sizing; used to refuse a map
+ * the guest cannot hold before trying.
+ */
+u64 ht_map_footprint(void)
+{
+	u64 val = round_up(ht.value_size, 8), elem, n = ht.max_entries;
+
+	elem = 48 + 8 + (ht.percpu ? 8 + val * num_possible_cpus() : val);
+	if (ht.prealloc && !ht.lru && !ht.percpu)
+		n += num_possible_cpus();
+	return n * elem + roundup_pow_of_two(ht.max_entries) * 16;
+}
+
+/*
+ * Insert keys 0..n-1, each value stamped as the controller's. Returns
+ * the number of failed inserts, or -EINTR when the module is unloaded.
  */
 int ht_map_fill(u32 n, u64 flags)
 {
@@ -138,6 +173,7 @@ int ht_map_fill(u32 n, u64 flags)
 	u32 key;
 
 	for (key = 0; key < n; key++) {
+		ht_stamp_fill(ht.ctl_value, key, HT_WRITER_CTL, ++ht.ctl_seq);
 		if (ht_map_update_raw(key, ht.ctl_value, flags))
 			failed++;
 		if (!(key % 256)) {
@@ -152,10 +188,12 @@ int ht_map_fill(u32 n, u64 flags)
 /*
  * Delete every element, whatever its key, by walking get_next_key from
  * the key just deleted (a missing key restarts at the first bucket, so
- * the walk cannot skip anything). Returns 0, -EINTR on unload, or the
- * first delete error.
+ * the walk cannot skip anything), calling @visit on each key first.
+ * A map holds at most @limit elements: a walk that deletes more is
+ * going round a corrupted chain, and stops with -ELOOP. Returns 0,
+ * -EINTR on unload, -ELOOP, or -EIO on a failed delete.
  */
-int ht_map_delete_all(u64 *deleted)
+int ht_map_delete_all(u64 *deleted, u64 limit, void (*visit)(u32 key))
 {
 	struct bpf_map *map = ht.map;
 	u32 key, next;
@@ -166,6 +204,12 @@ int ht_map_delete_all(u64 *deleted)
 	ret = map->ops->map_get_next_key(map, NULL, &key);
 	rcu_read_unlock();
 	while (!ret) {
+		if (n >= limit) {
+			*deleted = n;
+			return -ELOOP;
+		}
+		if (visit)
+			visit(key);
 		rcu_read_lock();
 		ret = map->ops->map_get_next_key(map, &key, &next);
 		rcu_read_unlock();

@@ -57,8 +57,8 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d, \"time_sample\": %u,\n",
 		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
 		       ht.time_sample);
-	seq_buf_printf(s, "             \"fill_pct\": %u, \"map_id\": %u, \"fault\": \"%s\"},\n",
-		       ht.fill_pct, ht.map_id, ht_faults_str());
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
+		       ht.fill_pct, ht.verify, ht.map_id, ht_faults_str());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -126,9 +126,19 @@ static void ht_json_verdict(struct seq_buf *s)
 		       v->extra_insert_err ?
 		       ht_errno_name(v->extra_insert_err, buf, sizeof(buf)) :
 		       "none");
-	seq_buf_printf(s, "              \"unexpected_errors\": %llu, \"setup_errors\": %llu, \"warns\": %d, \"lru_slack\": %u}\n",
+	seq_buf_printf(s, "              \"unexpected_errors\": %llu, \"setup_errors\": %llu, \"warns\": %d, \"lru_slack\": %u,\n",
 		       v->unexpected_errors, ht.setup_errors, v->warns,
 		       v->lru_slack);
+	seq_buf_printf(s, "              \"corrupt\": %llu, \"double_alloc\": %llu, \"walk_bad\": %llu, \"stamp_races\": %llu,\n",
+		       ht.total->corrupt, ht.total->double_alloc, v->walk_bad,
+		       ht.total->stamp_races);
+	seq_buf_printf(s, "              \"e2big_not_full\": %llu, \"max_live\": %llu, \"keeps_full\": %s, \"residual_expected\": ",
+		       v->e2big_not_full, ht.max_live,
+		       ht.keeps_full ? "true" : "false");
+	if (v->residual_checked)
+		seq_buf_printf(s, "%llu}\n", v->residual_expected);
+	else
+		ht_puts(s, "null}\n");
 }
 
 static void ht_json_failures(struct seq_buf *s)

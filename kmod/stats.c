@@ -84,6 +84,10 @@ void ht_stats_merge(struct ht_stats *dst, const struct ht_stats *src)
 		dst->other_errno = src->other_errno;
 	}
 	dst->unexpected += src->unexpected;
+	dst->corrupt += src->corrupt;
+	dst->double_alloc += src->double_alloc;
+	dst->stamp_races += src->stamp_races;
+	dst->live_delta += src->live_delta;
 	for (i = 0; i < HT_NR_OPS; i++)
 		ht_hist_merge(&dst->hist[i], &src->hist[i]);
 }

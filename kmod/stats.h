@@ -46,6 +46,11 @@ struct ht_stats {
 	u64 other_err;
 	int other_errno;
 	u64 unexpected;
+	/* the verdict's counters, kept per worker like the rest */
+	u64 corrupt;		/* stamps naming another key, writer or seq */
+	u64 double_alloc;	/* inserts that succeeded on a full map */
+	u64 stamp_races;	/* mismatches a second look explained (LRU, racy keys) */
+	s64 live_delta;		/* successful inserts of new keys minus deletes */
 	struct ht_hist hist[HT_NR_OPS];
 };
 

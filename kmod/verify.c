@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The verdict, run by the controller once every worker has stopped:
- * nothing lost (delete all, then exactly capacity keys fit), only the
- * workload's expected errors, no WARN during the run.
+ * no stamp mismatch during the run, no insert into a full map, every
+ * live element's stamp names its own key, as many live elements as the
+ * run's inserts and deletes leave, nothing lost (delete all, then
+ * exactly capacity keys fit), only the expected errors, no WARN.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/panic.h>
 #include "htab_torture.h"
-
-/*
- * An LRU map keeps up to LOCAL_FREE_TARGET (kernel/bpf/bpf_lru_list.c)
- * free nodes in each CPU's local list. When the global free list runs
- * low, the inserting CPU shrinks (evicts) before it steals from other
- * CPUs' local lists, so a map can evict while some nodes are still free.
- */
-#define HT_LRU_LOCAL_FREE_TARGET	128
+#include "inject.h"
 
 void ht_verdict_fail(const char *fmt, ...)
 {
@@ -59,6 +54,7 @@ static void ht_verify_hash(struct ht_verdict *v)
 	int ret;
 
 	v->found = ht_count_found(v->capacity);
+	ht_stamp_fill(ht.ctl_value, v->capacity, HT_WRITER_CTL, ++ht.ctl_seq);
 	ret = ht_map_update_raw(v->capacity, ht.ctl_value, BPF_NOEXIST);
 	v->extra_insert_err = ret;
 	if (v->reinserted != v->capacity)
@@ -84,6 +80,7 @@ static void ht_verify_lru(struct ht_verdict *v)
 	u32 low;
 	int ret;
 
+	ht_stamp_fill(ht.ctl_value, v->capacity, HT_WRITER_CTL, ++ht.ctl_seq);
 	ret = ht_map_update_raw(v->capacity, ht.ctl_value, BPF_NOEXIST);
 	v->extra_insert_err = ret;
 	v->found = ht_count_found(v->capacity + 1);
@@ -101,6 +98,124 @@ static void ht_verify_lru(struct ht_verdict *v)
 				v->found, low, v->capacity);
 }
 
+/* The highest sequence @writer can have stamped, 0 for no such writer. */
+static u64 ht_writer_seq(u32 writer)
+{
+	if (writer == HT_WRITER_CTL)
+		return ht.ctl_seq;
+	return writer < ht.nr_threads ? ht.threads[writer].seq : 0;
+}
+
+/* One stamp of a live element: its own key, a real writer, a past seq. */
+static void ht_walk_stamp(u32 key, int cpu, const struct ht_stamp *v)
+{
+	struct ht_stamp s = { READ_ONCE(v->key), READ_ONCE(v->writer),
+			      READ_ONCE(v->seq) };
+	struct ht_verdict *vd = &ht.verdict;
+
+	/* a per-CPU slot no writer used since the insert zeroed it */
+	if (ht.percpu && !s.key && !s.writer && !s.seq)
+		return;
+	if (s.key == key && s.seq && s.seq <= ht_writer_seq(s.writer))
+		return;
+	if (!vd->walk_bad++)
+		ht_verdict_fail("live key %u (cpu %d slot) holds stamp key %u writer %d seq %llu",
+				key, cpu, s.key, (int)s.writer, s.seq);
+}
+
+/*
+ * Run on every key by delete-all, before its delete. A no-prealloc
+ * per-CPU map leaves the slots of CPUs other than the writer's with
+ * whatever the memory held before: nothing to check there.
+ */
+static void ht_walk_visit(u32 key)
+{
+	struct bpf_map *map = ht.map;
+	const struct ht_stamp *v;
+	int cpu;
+
+	if (ht.percpu && !ht.prealloc)
+		return;
+	rcu_read_lock();
+	if (!ht.percpu) {
+		v = map->ops->map_lookup_elem(map, &key);
+		if (v)
+			ht_walk_stamp(key, -1, v);
+	} else {
+		for_each_possible_cpu(cpu) {
+			v = map->ops->map_lookup_percpu_elem(map, &key, cpu);
+			if (v)
+				ht_walk_stamp(key, cpu, v);
+		}
+	}
+	rcu_read_unlock();
+}
+
+/* What the workers' checks counted, with the first instance named. */
+static void ht_verify_run_checks(struct ht_verdict *v)
+{
+	const struct ht_stats *tot = ht.total;
+	unsigned int i;
+
+	if (tot->corrupt) {
+		for (i = 0; i < ht.nr_threads; i++) {
+			const struct ht_bad *b = &ht.threads[i].bad;
+
+			if (!b->what)
+				continue;
+			ht_verdict_fail("%llu corrupt: first %s: key %u on cpu %d: want writer %d seq %llu, saw key %u writer %d seq %llu",
+					tot->corrupt, b->what, b->key, b->cpu,
+					(int)b->want_writer, b->want_seq,
+					b->seen.key, (int)b->seen.writer,
+					b->seen.seq);
+			break;
+		}
+	}
+	if (tot->double_alloc) {
+		for (i = 0; i < ht.nr_threads; i++) {
+			if (!ht.threads[i].stats->double_alloc)
+				continue;
+			ht_verdict_fail("%llu inserts succeeded on a full map (double allocation): first key %u on cpu %d",
+					tot->double_alloc,
+					ht.threads[i].double_key,
+					ht.threads[i].cpu);
+			break;
+		}
+	}
+	/*
+	 * E2BIG where the workload could not have filled the map; the
+	 * ones an exhaust fault forced are not the kernel's.
+	 */
+	if (ht.max_live < ht.max_entries) {
+		u64 forced = ht_faults_forced_e2big();
+		u64 e2big = tot->err[HT_E2BIG];
+
+		v->e2big_not_full = e2big > forced ? e2big - forced : 0;
+	}
+}
+
+/*
+ * Live elements left by the run: the fill plus every successful insert
+ * of a new key minus every successful delete. An LRU map evicts on its
+ * own, so there only the upper bound (capacity) holds.
+ */
+static void ht_verify_residual(struct ht_verdict *v)
+{
+	s64 expect = (s64)ht.fill_ok + ht.total->live_delta;
+
+	if (ht.lru) {
+		if (v->residual > v->capacity)
+			ht_verdict_fail("LRU: %llu live elements, capacity %u",
+					v->residual, v->capacity);
+		return;
+	}
+	v->residual_checked = true;
+	v->residual_expected = expect > 0 ? expect : 0;
+	if (expect < 0 || v->residual != (u64)expect)
+		ht_verdict_fail("%llu live elements at the end, the run's inserts and deletes leave %lld",
+				v->residual, expect);
+}
+
 void ht_verify(void)
 {
 	struct ht_verdict *v = &ht.verdict;
@@ -115,13 +230,24 @@ void ht_verify(void)
 	if (ht.total->unexpected)
 		ht_verdict_fail("%llu unexpected errors during the run",
 				ht.total->unexpected);
+	ht_verify_run_checks(v);
 
-	ret = ht_map_delete_all(&v->residual);
+	/* capacity plus the extra elements: more deletes mean a loop */
+	ret = ht_map_delete_all(&v->residual,
+				(u64)v->capacity + num_possible_cpus(),
+				ht_walk_visit);
 	if (ret == -EINTR)
 		return;
-	if (ret)
+	if (ret == -ELOOP)
+		ht_verdict_fail("delete-all did not end after %llu deletes (capacity %u): corrupted chain",
+				v->residual, v->capacity);
+	else if (ret)
 		ht_verdict_fail("delete-all failed after %llu deletes: %d",
 				v->residual, ret);
+	else
+		ht_verify_residual(v);
+	if (ret == -ELOOP)
+		return;
 	rcu_read_lock();
 	ret = ht.map->ops->map_get_next_key(ht.map, NULL, &key);
 	rcu_read_unlock();

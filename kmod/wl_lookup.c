@@ -3,6 +3,8 @@
  * lookup (seed 004): the map is filled with keys 0..max_entries-1, then
  * every worker sweeps it in key order, 32 lookups per event, wrapping
  * to key 0 like map_perf_test's lru_hash_lookup test.
+ * Every key was stored by the controller: with verify=1 each hit is
+ * checked to hold its key and the controller's stamp.
  */
 #include "htab_torture.h"
 
@@ -19,7 +21,7 @@ static void lookup_step(struct ht_thread *t)
 
 	for (j = 0; j < HT_BATCH / HT_LOOKUPS_PER_EVENT; j++) {
 		for (i = 0; i < HT_LOOKUPS_PER_EVENT; i++)
-			ht_lookup(t, t->cursor + i);
+			ht_lookup(t, t->cursor + i, HT_WRITER_CTL);
 		if (t->cursor + HT_LOOKUPS_PER_EVENT < ht.max_entries)
 			t->cursor += HT_LOOKUPS_PER_EVENT;
 		else
