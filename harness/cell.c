@@ -109,7 +109,8 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	const struct noise_profile *np = noise_find(pc->noise);
 	struct qemu_cfg q = {
 		.qemu = c->qemu, .accel = c->accel, .vcpus = pc->vcpus,
-		.runner = c->runner, .cell_dir = cell->dir,
+		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
+		.map_bytes = map_footprint_bytes(&c->map, pc->vcpus),
 	};
 
 	memset(cell, 0, sizeof(*cell));
@@ -129,6 +130,7 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	    (int)sizeof(cell->dir))
 		return -1;
 	plan_timeouts(c, cell);
+	cell->crash_grace_s = c->o->crash_grace_s;
 	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
 	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))
 		return -1;
@@ -139,6 +141,8 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 		r |= strv_push(&cell->argv, cell->dir);
 		return r;
 	}
+	cell->mem_mb = guest_mem_mb(cell->vcpus, q.map_bytes);
+	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
 	q.kernel_image = cell->k->image;
 	q.initrd = cell->k->initrd;
 	q.cell_dir = cell->dir;
@@ -295,9 +299,11 @@ static void exec_qemu(const struct cell *cell, pid_t parent)
 	_exit(127);
 }
 
-static long long progress_bytes(const char *dir)
+static const char *const progress_files[] = { "console.log", "guest.log", "phases.env", NULL };
+
+/* Total size of the cell's files names (NULL-terminated). */
+static long long files_bytes(const char *dir, const char *const *files)
 {
-	static const char *const files[] = { "console.log", "guest.log", "phases.env", NULL };
 	long long total = 0;
 	char p[PATH_MAX];
 	struct stat st;
@@ -308,6 +314,33 @@ static long long progress_bytes(const char *dir)
 			total += st.st_size;
 	}
 	return total;
+}
+
+/*
+ * Reads what the console gained. At the first report the grace starts; it
+ * restarts whenever the runner logs on (a WARNING leaves the guest running,
+ * and its own end, with the module's results, is worth the wait), not when
+ * the console grows (a report storm would keep a dead guest alive).
+ */
+static void follow_console(struct cell *cell, double now)
+{
+	char p[PATH_MAX + 32];
+	long long runner;
+
+	if (isnan(cell->crash_seen_s)) {
+		snprintf(p, sizeof(p), "%s/console.log", cell->dir);
+		if (!console_follow_file(&cell->follow, p))
+			return;
+		cell->crash_seen_s = now - cell->t0;
+		cell->runner_seen = files_bytes(cell->dir, progress_files + 1);
+		cell->crash_deadline = now + cell->crash_grace_s;
+		return;
+	}
+	runner = files_bytes(cell->dir, progress_files + 1);
+	if (runner != cell->runner_seen) {
+		cell->runner_seen = runner;
+		cell->crash_deadline = now + cell->crash_grace_s;
+	}
 }
 
 /* SIGTERM lets QEMU exit cleanly; SIGKILL if it has not after 3 s. */
@@ -366,6 +399,8 @@ int cell_start(struct cell *cell)
 	cell->t0 = cell->last_progress = now_mono();
 	cell->seen = -1;
 	cell->phases_size = -1;
+	console_follow_init(&cell->follow);
+	cell->crash_seen_s = NAN;
 	for (int i = 0; i < 5; i++)
 		cell->host_phase[i] = NAN;
 	pid = fork();
@@ -437,12 +472,19 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	memset(br, 0, sizeof(*br));
 	br->qemu_exit = -1000;
 	watch_phases(cell, now);
+	follow_console(cell, now);
 	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
 		write_host_exit(cell, st);
 		ended(cell, br, st);
 		return 1;
 	}
-	bytes = progress_bytes(cell->dir);
+	if (!isnan(cell->crash_seen_s) && now >= cell->crash_deadline) {
+		br->crash_stopped = true;
+		st = kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	bytes = files_bytes(cell->dir, progress_files);
 	if (bytes != cell->seen) {
 		cell->seen = bytes;
 		cell->last_progress = now;

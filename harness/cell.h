@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "cli.h"
+#include "console_follow.h"
+#include "guest_mem.h"
+#include "qemu_argv.h"
 #include "util.h"
 
 /* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
@@ -33,7 +36,8 @@ struct run_ctx {
 	enum accel_mode accel;
 	int duration_s;			/* --duration, or the accelerator's default */
 	bool target_host;
-	int host_cpus;			/* online CPUs, for --target host */
+	int host_cpus;			/* online CPUs: --target host, TCG overcommit */
+	struct map_shape map;		/* the map every cell creates (guest RAM follows it) */
 	char *qemu;			/* binary; HTAB_QEMU overrides */
 };
 
@@ -52,6 +56,8 @@ struct cell {
 	int quiet_s;		/* no growth of console.log / guest.log */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
 	int attempt;		/* 1 for the first start of this cell in this directory */
+	int mem_mb;		/* guest RAM (0 with --target host) */
+	struct guest_detectors detectors;	/* lockup/stall thresholds the guest got */
 	struct strv modparams;
 	struct strv argv;	/* QEMU, or the runner with --target host */
 	/* While it runs. */
@@ -61,6 +67,12 @@ struct cell {
 	long long phases_size;
 	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */
 	double host_phase[5];
+	/* The console, followed while it grows (console_follow.h). */
+	int crash_grace_s;
+	struct console_follow follow;
+	double crash_seen_s;	/* host s since start when a report's first line was seen; NAN */
+	double crash_deadline;	/* monotonic time QEMU is stopped at, once a report was seen */
+	long long runner_seen;	/* guest.log + phases.env bytes: the runner still going on */
 };
 
 /* The phases.env keys, in order; host_phase[] follows it. */
@@ -68,6 +80,7 @@ extern const char *const phase_keys[5];
 
 struct boot_result {
 	bool timed_out, quiet_timeout, interrupted;
+	bool crash_stopped;	/* stopped by the harness a grace period after a kernel report */
 	int qemu_exit;		/* exit code, -signal, or -1000 if it never ran */
 	double wall_s;
 };
@@ -83,7 +96,11 @@ void cell_free(struct cell *cell);
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);
 /* Starts QEMU (or the runner) in its own process group; counts the attempt. */
 int cell_start(struct cell *cell);
-/* 1 when it has ended (br filled), 0 while it runs; kills it on timeout. */
+/*
+ * 1 when it has ended (br filled), 0 while it runs; kills it on timeout, and
+ * crash_grace_s after the first kernel report on the console (the wait
+ * restarts while the runner's guest.log / phases.env still grow).
+ */
 int cell_poll(struct cell *cell, struct boot_result *br);
 /* Kills a running cell (harness interrupted). */
 void cell_kill(struct cell *cell, struct boot_result *br);

@@ -238,7 +238,17 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));
 	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
 	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
-							     : json_integer(qemu_mem_mb(cell->vcpus)));
+							     : json_integer(cell->mem_mb));
+	json_object_set_new(j, "map_footprint_bytes",
+			    json_integer(map_footprint_bytes(&c->map, cell->vcpus)));
+	if (!c->target_host) {
+		const struct guest_detectors *d = &cell->detectors;
+
+		json_object_set_new(j, "overcommit", json_integer(d->overcommit));
+		json_object_set_new(j, "watchdog_thresh", json_integer(d->watchdog_thresh));
+		json_object_set_new(j, "rcu_cpu_stall_timeout", json_integer(d->rcu_stall_timeout));
+	}
+	json_object_set_new(j, "crash_grace_s", json_integer(cell->crash_grace_s));
 	json_object_set_new(j, "modparams", strv_json(&cell->modparams));
 	json_object_set_new(j, "bpftrace_scripts", strv_json(&o->bpftrace));
 	if (cell->test_action)
@@ -284,6 +294,35 @@ static int scan_crash(const struct cell *cell, struct console_report *rep, const
 	return 0;
 }
 
+/*
+ * The first report as cell.json keeps it: where it was, its excerpt (the
+ * console from its first line through the end of its trace), and how fast
+ * it was classified: host seconds from QEMU's start to when the harness saw
+ * its first line (null when it was found only after the end) and to the
+ * verdict.
+ */
+static json_t *crash_json(const struct cell *cell, const struct boot_result *br,
+			  const struct console_report *rep, const char *src,
+			  const struct verdict_out *vo)
+{
+	char *text = cell_file(cell, src), *ex = text ? console_excerpt(text, rep->lineno) : NULL;
+	double verdict_s = now_mono() - cell->t0;
+	bool live = !isnan(cell->crash_seen_s) && !strcmp(src, "console.log");
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i}", "kind", crash_kind_name(rep->kind),
+			      "source", src, "line", rep->line, "lineno", rep->lineno,
+			      "reports", rep->nreports);
+
+	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
+	json_object_set_new(o, "under_overcommit", json_boolean(vo->under_overcommit));
+	json_object_set_new(o, "seen_host_s", num_or_null(live ? cell->crash_seen_s : NAN));
+	json_object_set_new(o, "verdict_host_s", num_or_null(verdict_s));
+	json_object_set_new(o, "latency_s", num_or_null(live ? verdict_s - cell->crash_seen_s : NAN));
+	json_object_set_new(o, "stopped_after_grace", json_boolean(br->crash_stopped));
+	free(ex);
+	free(text);
+	return o;
+}
+
 static int read_exit_status(const struct cell *cell)
 {
 	char *s = cell_file(cell, "exit_status"), *end;
@@ -325,6 +364,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	vi.mod_err = mod_err;
 	vi.runner_reason = reason;
 	vi.custom_job = c->o->job_script != NULL;
+	vi.tcg_overcommit = !c->target_host && c->accel == ACCEL_TCG ? cell->detectors.overcommit : 0;
 	verdict_decide(&vi, &vo);
 
 	add_params(c, cell, j);
@@ -334,9 +374,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 								   : json_null());
 	json_object_set_new(j, "qemu_exit", json_integer(br->qemu_exit));
 	if (vi.crash)
-		json_object_set_new(j, "crash", json_pack("{s:s, s:s, s:s, s:i, s:i}",
-			"kind", crash_kind_name(rep.kind), "source", src, "line", rep.line,
-			"lineno", rep.lineno, "reports", rep.nreports));
+		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
 	add_timings(cell, br, j);

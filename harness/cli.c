@@ -30,7 +30,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT,
+	OPT_FAULT, OPT_CRASH_GRACE,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "map-type", required_argument, NULL, OPT_MAP_TYPE },
 	{ "prealloc", required_argument, NULL, OPT_PREALLOC },
 	{ "timeout", required_argument, NULL, 't' },
+	{ "crash-grace", required_argument, NULL, OPT_CRASH_GRACE },
 	{ "repeat", required_argument, NULL, 'r' },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "test-action", required_argument, NULL, OPT_TEST_ACTION },
@@ -71,6 +72,7 @@ void run_usage(FILE *f)
 	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
 	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
 	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1] [--timeout SECONDS]\n"
+	      "         [--crash-grace SECONDS]\n"
 	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
 	      "matrix: vCPUs x workload x kernel x noise x fault (x test action) x repeat; cells run in\n"
 	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
@@ -86,6 +88,12 @@ void run_usage(FILE *f)
 	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
 	      "--job-script PATH: the guest runner sources PATH instead of the insmod sequence\n"
 	      "  (tests and custom sequences; the cell passes when the script returns 0)\n"
+	      "--crash-grace S: after the first kernel report on the console (Oops, BUG, panic, WARNING,\n"
+	      "  lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait S s (default 10, 0..600) for\n"
+	      "  the rest of it, then stop the guest: CRASH; the wait restarts while the guest's runner\n"
+	      "  goes on, so a guest that carries on after a WARNING ends on its own\n"
+	      "--modparam key=val: passed to the module (max_entries=, value_size=, … see modinfo);\n"
+	      "  guest RAM grows with the map they describe, and a map the host cannot hold is refused\n"
 	      "--test-action: tests only, makes the guest panic, hang or print a WARNING; an axis\n"
 	      "re-running the same command on the same --out runs only the unfinished cells\n"
 	      "workloads: full_update overwrite batch_add_batch_del add_del_on_diff_cpu lookup churn\n"
@@ -365,6 +373,7 @@ void run_opts_init(struct run_opts *o)
 	o->accel = ACCEL_AUTO;
 	o->prealloc = -1;
 	o->repeat = 1;
+	o->crash_grace_s = DEFAULT_CRASH_GRACE_S;
 	o->kernel_image = getenv("HTAB_KERNEL_IMAGE");
 	o->kernel_release = getenv("HTAB_KERNEL_RELEASE");
 	/* The pop histogram is the headline figure; --bpftrace none turns it off. */
@@ -454,6 +463,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_int("--prealloc", arg, 0, 1, &o->prealloc);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
+	case OPT_CRASH_GRACE:
+		return parse_int("--crash-grace", arg, 0, MAX_CRASH_GRACE_S, &o->crash_grace_s);
 	case 'r':
 		return parse_int("--repeat", arg, 1, 1000, &o->repeat);
 	case OPT_DRY_RUN:

@@ -7,6 +7,8 @@
 
 #define MAX_VCPUS 256
 #define MAX_DURATION_S 3600
+#define DEFAULT_CRASH_GRACE_S 10
+#define MAX_CRASH_GRACE_S 600
 
 struct run_opts {
 	int cpus[64];
@@ -35,6 +37,7 @@ struct run_opts {
 	const char *map_type;		/* NULL = module default */
 	int prealloc;			/* -1 = module default */
 	int timeout_s;			/* 0 = derived per cell */
+	int crash_grace_s;		/* after a report's first console line, before QEMU is stopped */
 	int repeat;
 	bool dry_run;
 };

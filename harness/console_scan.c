@@ -11,6 +11,7 @@
 #include "console_scan.h"
 
 #define WINDOW 100	/* lines after a report header searched for RIP / trace */
+#define LINE_MAX_MATCH 1024	/* header patterns sit near a line's start */
 
 struct lines {
 	const char **s;
@@ -185,6 +186,16 @@ static void title(struct console_report *r, const char *what, bool have, const c
 		snprintf(r->signature, sizeof(r->signature), "%s", what);
 }
 
+/* A title "WHAT in FUNC", FUNC from the RIP line, else the call trace. */
+static void title_from_stack(struct console_report *r, const struct lines *L, size_t i,
+			     const char *what)
+{
+	char f[128];
+	bool have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
+
+	title(r, what, have, f);
+}
+
 /* "WARNING: CPU: 0 PID: 1 at file.c:12 func+0x0/0x10" -> "WARNING in func". */
 static void warning_title(struct console_report *r, const char *l)
 {
@@ -209,8 +220,7 @@ static void warning_title(struct console_report *r, const char *l)
 static void generic_title(struct console_report *r, const struct lines *L, size_t i,
 			  const char *p)
 {
-	char what[160], f[128];
-	bool have;
+	char what[160];
 
 	p += 5;	/* past "BUG: " */
 	snprintf(what, sizeof(what), "BUG: %.*s", (int)strcspn(p, ":,!("), p);
@@ -224,82 +234,259 @@ static void generic_title(struct console_report *r, const struct lines *L, size_
 	what[strcspn(what, "0123456789")] = '\0';	/* drop addresses, CPU numbers */
 	while (strlen(what) && what[strlen(what) - 1] == ' ')
 		what[strlen(what) - 1] = '\0';
-	have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-	title(r, what, have, f);
+	title_from_stack(r, L, i, what);
 }
+
+/*
+ * The report headers, in the order they are tried: a line can hold more than
+ * one pattern ("WARNING: possible circular locking …" also starts
+ * "WARNING: "), the first match decides.
+ */
+enum header {
+	H_NONE, H_PANIC, H_SOFT_LOCKUP, H_HARD_LOCKUP, H_RCU_STALL, H_HUNG_TASK, H_DEADLOCK,
+	H_LOCK_STATE, H_WARNING_CPU, H_KASAN, H_NULL_DEREF, H_PAGING, H_GPF, H_KERNEL_BUG,
+	H_BUG, H_OOPS, H_WARNING,
+};
+
+static const enum crash_kind header_kind[] = {
+	[H_NONE] = CK_NONE, [H_PANIC] = CK_PANIC, [H_SOFT_LOCKUP] = CK_SOFT_LOCKUP,
+	[H_HARD_LOCKUP] = CK_HARD_LOCKUP, [H_RCU_STALL] = CK_RCU_STALL,
+	[H_HUNG_TASK] = CK_HUNG_TASK, [H_DEADLOCK] = CK_LOCKDEP, [H_LOCK_STATE] = CK_LOCKDEP,
+	[H_WARNING_CPU] = CK_WARNING, [H_KASAN] = CK_KASAN, [H_NULL_DEREF] = CK_OOPS,
+	[H_PAGING] = CK_OOPS, [H_GPF] = CK_GPF, [H_KERNEL_BUG] = CK_BUG, [H_BUG] = CK_BUG,
+	[H_OOPS] = CK_OOPS, [H_WARNING] = CK_WARNING,
+};
+
+/* Which header a (stripped) line is; *at points at the pattern where titles need it. */
+static enum header header_of(const char *l, const char **at)
+{
+	const char *p;
+
+	*at = l;
+	if ((p = strstr(l, "Kernel panic - not syncing: "))) {
+		*at = p + 28;
+		return H_PANIC;
+	}
+	if (strstr(l, "BUG: soft lockup"))
+		return H_SOFT_LOCKUP;
+	if (strstr(l, "hard LOCKUP"))
+		return H_HARD_LOCKUP;
+	if ((p = strstr(l, "INFO: rcu_")) && strstr(p, "stall"))
+		return H_RCU_STALL;
+	if (strstr(l, "INFO: task ") && strstr(l, "blocked for more than"))
+		return H_HUNG_TASK;
+	if (strstr(l, "WARNING: possible circular locking dependency detected") ||
+	    strstr(l, "WARNING: possible recursive locking detected"))
+		return H_DEADLOCK;
+	if (strstr(l, "WARNING: inconsistent lock state"))
+		return H_LOCK_STATE;
+	if ((p = strstr(l, "WARNING: CPU: "))) {
+		*at = p;
+		return H_WARNING_CPU;
+	}
+	if ((p = strstr(l, "BUG: KASAN: "))) {
+		*at = p + 5;
+		return H_KASAN;
+	}
+	if (strstr(l, "BUG: kernel NULL pointer dereference"))
+		return H_NULL_DEREF;
+	if (strstr(l, "BUG: unable to handle page fault") ||
+	    strstr(l, "BUG: unable to handle kernel paging request"))
+		return H_PAGING;
+	if (strstr(l, "general protection fault"))
+		return H_GPF;
+	if (strstr(l, "kernel BUG at "))
+		return H_KERNEL_BUG;
+	if ((p = strstr(l, "BUG: "))) {
+		*at = p;
+		return H_BUG;
+	}
+	if (!strncmp(l, "Oops: ", 6))
+		return H_OOPS;
+	if (!strncmp(l, "WARNING: ", 9))
+		return H_WARNING;
+	return H_NONE;
+}
+
+/* Reports titled "WHAT in FUNC" from their RIP line or call trace. */
+static const char *const stack_title[] = {
+	[H_SOFT_LOCKUP] = "BUG: soft lockup", [H_HARD_LOCKUP] = "BUG: hard lockup",
+	[H_RCU_STALL] = "INFO: rcu detected stall",
+	[H_NULL_DEREF] = "BUG: kernel NULL pointer dereference",
+	[H_PAGING] = "BUG: unable to handle kernel paging request",
+	[H_GPF] = "general protection fault", [H_KERNEL_BUG] = "kernel BUG", [H_OOPS] = "Oops",
+};
 
 /* One line: is it a report header? Fill r (kind, signature) if so. */
 static bool classify(const struct lines *L, size_t i, struct console_report *r)
 {
-	const char *l = L->s[i], *p;
+	const char *p;
+	enum header h = header_of(L->s[i], &p);
 	char f[128];
-	bool have;
 
-	if ((p = strstr(l, "Kernel panic - not syncing: "))) {
-		r->kind = CK_PANIC;
-		snprintf(r->signature, sizeof(r->signature), "kernel panic: %s", p + 28);
-	} else if (strstr(l, "BUG: soft lockup")) {
-		r->kind = CK_SOFT_LOCKUP;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "BUG: soft lockup", have, f);
-	} else if (strstr(l, "hard LOCKUP")) {
-		r->kind = CK_HARD_LOCKUP;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "BUG: hard lockup", have, f);
-	} else if ((p = strstr(l, "INFO: rcu_")) && strstr(p, "stall")) {
-		r->kind = CK_RCU_STALL;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "INFO: rcu detected stall", have, f);
-	} else if (strstr(l, "INFO: task ") && strstr(l, "blocked for more than")) {
-		r->kind = CK_HUNG_TASK;
-		have = trace_func(L, i, f, sizeof(f));
-		title(r, "INFO: task hung", have, f);
-	} else if (strstr(l, "WARNING: possible circular locking dependency detected") ||
-		   strstr(l, "WARNING: possible recursive locking detected")) {
-		r->kind = CK_LOCKDEP;
-		have = lockdep_func(L, i, f, sizeof(f));
-		title(r, "possible deadlock", have, f);
-	} else if ((p = strstr(l, "WARNING: inconsistent lock state"))) {
-		r->kind = CK_LOCKDEP;
-		have = lockdep_func(L, i, f, sizeof(f));
-		title(r, "inconsistent lock state", have, f);
-	} else if ((p = strstr(l, "WARNING: CPU: "))) {
-		r->kind = CK_WARNING;
-		warning_title(r, p);
-	} else if ((p = strstr(l, "BUG: KASAN: "))) {
-		r->kind = CK_KASAN;
-		snprintf(r->signature, sizeof(r->signature), "%s", p + 5);
-	} else if (strstr(l, "BUG: kernel NULL pointer dereference")) {
-		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "BUG: kernel NULL pointer dereference", have, f);
-	} else if (strstr(l, "BUG: unable to handle page fault") ||
-		   strstr(l, "BUG: unable to handle kernel paging request")) {
-		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "BUG: unable to handle kernel paging request", have, f);
-	} else if (strstr(l, "general protection fault")) {
-		r->kind = CK_GPF;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "general protection fault", have, f);
-	} else if (strstr(l, "kernel BUG at ")) {
-		r->kind = CK_BUG;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "kernel BUG", have, f);
-	} else if ((p = strstr(l, "BUG: "))) {
-		r->kind = CK_BUG;
-		generic_title(r, L, i, p);
-	} else if (!strncmp(l, "Oops: ", 6)) {
-		r->kind = CK_OOPS;
-		have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-		title(r, "Oops", have, f);
-	} else if (!strncmp(l, "WARNING: ", 9)) {
-		r->kind = CK_WARNING;
-		snprintf(r->signature, sizeof(r->signature), "%s", l);
-	} else {
+	r->kind = header_kind[h];
+	switch (h) {
+	case H_NONE:
 		return false;
+	case H_PANIC:
+		snprintf(r->signature, sizeof(r->signature), "kernel panic: %s", p);
+		break;
+	case H_HUNG_TASK:
+		title(r, "INFO: task hung", trace_func(L, i, f, sizeof(f)), f);
+		break;
+	case H_DEADLOCK:
+	case H_LOCK_STATE:
+		title(r, h == H_DEADLOCK ? "possible deadlock" : "inconsistent lock state",
+		      lockdep_func(L, i, f, sizeof(f)), f);
+		break;
+	case H_WARNING_CPU:
+		warning_title(r, p);
+		break;
+	case H_KASAN:
+	case H_WARNING:
+		snprintf(r->signature, sizeof(r->signature), "%s", p);
+		break;
+	case H_BUG:
+		generic_title(r, L, i, p);
+		break;
+	default:
+		title_from_stack(r, L, i, stack_title[h]);
 	}
 	return true;
+}
+
+enum crash_kind console_line_kind(const char *line)
+{
+	char buf[LINE_MAX_MATCH];
+	const char *at;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	buf[strcspn(buf, "\n")] = '\0';
+	return header_kind[header_of(strip_line(buf), &at)];
+}
+
+/* The line at p, stripped for matching, into buf. */
+static const char *stripped(const char *p, char *buf, size_t n)
+{
+	snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
+	return strip_line(buf);
+}
+
+static const char *next_line(const char *p)
+{
+	const char *eol = strchr(p, '\n');
+
+	return eol && eol[1] ? eol + 1 : NULL;
+}
+
+static bool starts_with_any(const char *l, const char *const *prefixes)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	for (; *prefixes; prefixes++)
+		if (!strncmp(l, *prefixes, strlen(*prefixes)))
+			return true;
+	return false;
+}
+
+/*
+ * After a call trace's "</TASK>": is the report over? Not when its own tail
+ * follows (an Oops prints "Modules linked in", "CR2", then "---[ end trace";
+ * a WARNING under lockdep "irq event stamp" lines first) or another stack of
+ * the same report (an RCU stall dumps every stalled CPU).
+ */
+static bool report_goes_on(const char *next)
+{
+	static const char *const more_stacks[] = {
+		"Sending NMI", "NMI backtrace", "<TASK>", "<IRQ>", "<NMI>", "Call Trace:", "CPU: ",
+		"Modules linked in", "CR2: ", "irq event stamp", "hardirqs last", "softirqs last",
+		"Kernel Offset:", "---[ end", NULL,
+	};
+	char buf[LINE_MAX_MATCH];
+	const char *p = next;
+
+	if (!p)
+		return false;
+	if (starts_with_any(stripped(p, buf, sizeof(buf)), more_stacks))
+		return true;
+	/* An "---[ end trace" a few lines on, before anything else starts, closes this one. */
+	for (int k = 0; k < 8 && p; k++, p = next_line(p)) {
+		const char *l = stripped(p, buf, sizeof(buf)), *at;
+
+		if (end_of_report(l))
+			return true;
+		if (header_of(l, &at) != H_NONE || strstr(l, "runner: "))
+			return false;
+	}
+	return false;
+}
+
+/* "[    9.104281] …": printk's own timestamp (the runner's "[8.35] runner: …" has two decimals). */
+static bool kernel_line(const char *p)
+{
+	size_t n;
+
+	if (*p != '[')
+		return false;
+	p += 1 + strspn(p + 1, " ");
+	p += strspn(p, "0123456789");
+	if (*p != '.')
+		return false;
+	n = strspn(p + 1, "0123456789");
+	return n == 6 && p[7] == ']';
+}
+
+char *console_excerpt(const char *text, int lineno)
+{
+	static const char cut[] = "[excerpt cut]\n";
+	size_t cap = EXCERPT_MAX_BYTES - sizeof(cut), len = 0;
+	const char *p = text;
+	char *out, buf[LINE_MAX_MATCH];
+	int nlines = 0;
+	bool printk, in_trace = false;
+
+	for (int i = 1; p && i < lineno; i++)
+		p = next_line(p);
+	if (!p || lineno < 1 || !(out = malloc(EXCERPT_MAX_BYTES)))
+		return NULL;
+	printk = kernel_line(p);
+	for (; p; p = next_line(p)) {
+		size_t n = strcspn(p, "\n");
+		const char *l = stripped(p, buf, sizeof(buf));
+
+		while (n && p[n - 1] == '\r')
+			n--;
+		/*
+		 * Guest user space (the runner, init) writes to the same console:
+		 * its lines are never part of a report. Inside a call trace they
+		 * only interleave; elsewhere (a report without a trace) they
+		 * follow its end.
+		 */
+		if (printk && nlines && !kernel_line(p)) {
+			if (in_trace)
+				continue;
+			break;
+		}
+		if (strstr(l, "Call Trace:"))
+			in_trace = true;
+		if (nlines == EXCERPT_MAX_LINES || len + n + 1 > cap) {
+			memcpy(out + len, cut, sizeof(cut));	/* with its NUL */
+			return out;
+		}
+		memcpy(out + len, p, n);
+		len += n;
+		out[len++] = '\n';
+		nlines++;
+		if (nlines > 1 && end_of_report(l))
+			break;
+		if (!strcmp(l + strspn(l, " \t"), "</TASK>")) {
+			in_trace = false;
+			if (!report_goes_on(next_line(p)))
+				break;
+		}
+	}
+	out[len] = '\0';
+	return out;
 }
 
 int console_scan(const char *text, struct console_report *r)

@@ -22,4 +22,18 @@ struct console_report {
 /* Returns 1 when a report was found (r filled), 0 for a clean console. */
 int console_scan(const char *text, struct console_report *r);
 const char *crash_kind_name(enum crash_kind k);
+
+/* The kind of report one raw console line starts (CK_NONE: not a header). */
+enum crash_kind console_line_kind(const char *line);
+
+#define EXCERPT_MAX_LINES 150
+#define EXCERPT_MAX_BYTES 16384
+/*
+ * The report starting at line lineno (1-based, as console_scan counts) as
+ * the console shows it, through the end of its trace: its "---[ end trace"
+ * line, or the "</TASK>" closing its last call trace; at most
+ * EXCERPT_MAX_LINES lines / EXCERPT_MAX_BYTES bytes (then it ends
+ * "[excerpt cut]"). Malloc'd; NULL when text has no such line.
+ */
+char *console_excerpt(const char *text, int lineno);
 #endif

@@ -6,11 +6,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guest_mem.h"
 #include "qemu_argv.h"
 
 int qemu_mem_mb(int vcpus)
 {
 	return 512 + 32 * vcpus;
+}
+
+int guest_mem_mb(int vcpus, long long map_bytes)
+{
+	return qemu_mem_mb(vcpus) + map_mem_mb(map_bytes);
+}
+
+static int scaled(int dflt, int factor, int max)
+{
+	return dflt * factor < max ? dflt * factor : max;
+}
+
+void guest_detectors(enum accel_mode accel, int vcpus, int host_cpus, struct guest_detectors *d)
+{
+	int cores = host_cpus > 0 ? host_cpus : vcpus;
+
+	d->overcommit = (vcpus + cores - 1) / cores;
+	if (d->overcommit < 1)
+		d->overcommit = 1;
+	d->on_cmdline = accel == ACCEL_TCG;
+	d->watchdog_thresh = WATCHDOG_THRESH_DEFAULT;
+	d->rcu_stall_timeout = RCU_STALL_TIMEOUT_DEFAULT;
+	if (!d->on_cmdline)
+		return;
+	d->watchdog_thresh = scaled(WATCHDOG_THRESH_DEFAULT, d->overcommit, WATCHDOG_THRESH_MAX);
+	d->rcu_stall_timeout = scaled(RCU_STALL_TIMEOUT_DEFAULT, d->overcommit,
+				      RCU_STALL_TIMEOUT_MAX);
 }
 
 static int add_machine_accel(struct strv *a, const struct qemu_cfg *c)
@@ -40,7 +68,7 @@ static int add_cpus_memory(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "-smp");
 	r |= strv_pushf(a, "%d", c->vcpus);
 	r |= strv_push(a, "-m");
-	r |= strv_pushf(a, "%d", qemu_mem_mb(c->vcpus));
+	r |= strv_pushf(a, "%d", guest_mem_mb(c->vcpus, c->map_bytes));
 	return r;
 }
 
@@ -58,6 +86,8 @@ static int add_lifecycle(struct strv *a)
 
 static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 {
+	struct guest_detectors d;
+	char detectors[96] = "";
 	int r = 0;
 
 	r |= strv_push(a, "-kernel");
@@ -83,9 +113,20 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 	 * IO-APIC timer check's window and panic ("IO-APIC + timer doesn't
 	 * work!"); seen here while other guests and a kernel build ran.
 	 */
+	/*
+	 * Emulation is not a kernel bug: see guest_detectors() (2 host cores
+	 * running 16 TCG vCPUs gave soft lockups and RCU stalls on a correct
+	 * kernel at the default thresholds).
+	 */
+	guest_detectors(c->accel, c->vcpus, c->host_cpus, &d);
+	if (d.on_cmdline)
+		snprintf(detectors, sizeof(detectors),
+			 "watchdog_thresh=%d rcupdate.rcu_cpu_stall_timeout=%d ",
+			 d.watchdog_thresh, d.rcu_stall_timeout);
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%shtab.runner=%s",
-			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", c->runner);
+			"%s%shtab.runner=%s",
+			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors,
+			c->runner);
 	return r;
 }
 

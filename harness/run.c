@@ -76,9 +76,7 @@ static int resolve_out(struct run_ctx *c)
 static int resolve_target_host(struct run_ctx *c, const struct plan *p)
 {
 	char why[1024];
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-	c->host_cpus = n > 0 ? (int)n : 1;
 	for (size_t i = 0; i < p->n; i++)
 		if (p->cells[i].vcpus > c->host_cpus) {
 			fprintf(stderr, "error: --target host: --cpus %d, but this machine has %d CPUs online\n",
@@ -92,12 +90,39 @@ static int resolve_target_host(struct run_ctx *c, const struct plan *p)
 	return 0;
 }
 
+/*
+ * Guest RAM follows the map (guest_mem.h): a map this host cannot hold in
+ * any guest is refused before anything runs, naming the cell that needs most.
+ */
+static int check_guest_mem(const struct run_opts *o, const struct plan *p)
+{
+	char *mi = read_file("/proc/meminfo", NULL), err[512];
+	long limit = host_guest_limit_mb(mi);
+	struct map_shape m;
+	int rc = 0;
+
+	free(mi);
+	map_shape_of_opts(o, &m);
+	for (size_t i = 0; i < p->n && !rc; i++)
+		if (shard_selects(p->cells[i].index, o->shard_i, o->shard_n) &&
+		    guest_mem_check(&m, p->cells[i].vcpus, limit, err, sizeof(err))) {
+			fprintf(stderr, "error: cell %s: %s\n", p->cells[i].id, err);
+			rc = -1;
+		}
+	return rc;
+}
+
 static int resolve(struct run_ctx *c, const struct run_opts *o, const struct plan *p)
 {
 	const char *q = getenv("HTAB_QEMU");
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(c, 0, sizeof(*c));
 	c->o = o;
+	c->host_cpus = n > 0 ? (int)n : 1;
+	map_shape_of_opts(o, &c->map);
+	if (!o->target_host && check_guest_mem(o, p))
+		return -1;
 	c->target_host = o->target_host;
 	c->qemu = (char *)(q && *q ? q : "qemu-system-x86_64");
 	if (repo_root(c->root, sizeof(c->root))) {
@@ -196,7 +221,7 @@ static void account(struct sched *s, const struct cell *cell, int sign)
 {
 	s->load.running += sign;
 	s->load.vcpus += sign * cell->vcpus;
-	s->load.mem_mb += sign * (s->c->target_host ? 0 : qemu_mem_mb(cell->vcpus));
+	s->load.mem_mb += sign * cell->mem_mb;
 }
 
 static int start_cell(struct sched *s, const struct plan_cell *pc)
@@ -284,7 +309,8 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 
 		while (!harness_stop && !s->err && next < npending) {
 			const struct plan_cell *pc = pending[next];
-			long mem = s->c->target_host ? 0 : qemu_mem_mb(pc->vcpus);
+			long mem = s->c->target_host ? 0
+				   : guest_mem_mb(pc->vcpus, map_footprint_bytes(&s->c->map, pc->vcpus));
 
 			if (!sched_fits(&s->host, &s->load, pc->vcpus, mem, s->c->o->jobs))
 				break;

@@ -1,4 +1,5 @@
 /* The verdict of one cell (see verdict.h for the order of the rules). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,13 +35,26 @@ static void decide_module(const struct verdict_in *in, struct verdict_out *o)
 	}
 }
 
+/* Reports that a vCPU waiting for a host core can set off: emulation may explain them. */
+static bool waits_on_cpus(enum crash_kind k)
+{
+	return k == CK_SOFT_LOCKUP || k == CK_HARD_LOCKUP || k == CK_RCU_STALL || k == CK_HUNG_TASK;
+}
+
 void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 {
 	const char *why = in->runner_reason && *in->runner_reason ? in->runner_reason : "";
 	char sig[256];
 
+	o->under_overcommit = false;
 	if (in->crash) {
 		set(o, "CRASH", in->crash->signature);
+		if (in->tcg_overcommit > 1 && waits_on_cpus(in->crash->kind)) {
+			o->under_overcommit = true;
+			snprintf(sig, sizeof(sig), "%s (TCG overcommit %d\u00d7)", in->crash->signature,
+				 in->tcg_overcommit);
+			set(o, "CRASH", sig);
+		}
 		return;
 	}
 	if (in->timed_out) {

@@ -19,17 +19,21 @@ struct verdict_in {
 	const char *mod_err;		/* why mod is NULL */
 	const char *runner_reason;	/* the runner's last log line, "" if none */
 	bool custom_job;		/* JOB_SCRIPT replaced the insmod sequence */
+	int tcg_overcommit;		/* vCPUs per host core (rounded up) under TCG; 0 otherwise */
 };
 
 struct verdict_out {
 	char verdict[16];	/* PASS FAIL CRASH TIMEOUT SKIP */
 	char signature[256];	/* why, one line ("" for PASS) */
+	bool under_overcommit;	/* a lockup/stall/hung task while TCG vCPUs outnumbered cores */
 };
 
 /*
  * Order: a kernel report wins (a hang caused by a lockup is a CRASH), then a
  * host timeout, then a missing exit status (guest died without reporting),
  * then the runner's exit status, checked against module.json and sanity.
+ * A lockup, RCU stall or hung task under TCG overcommit stays a CRASH, but
+ * its signature says " (TCG overcommit N×)": emulation may explain it.
  */
 void verdict_decide(const struct verdict_in *in, struct verdict_out *out);
 #endif

@@ -20,4 +20,11 @@ check "-5" run --cpus 2 --workload full_update --duration -5 --out "$d"
 check "/nonexistent/vmlinuz" run --cpus 2 --workload full_update --duration 3 \
 	--kernel-image /nonexistent/vmlinuz --out "$d"
 check "--bogus" run --bogus
+check "'601': must be an integer 0..600" run --cpus 2 --crash-grace 601 --out "$d"
+check "--crash-grace 'soon'" run --cpus 2 --crash-grace soon --out "$d"
+# A map no guest on this host can hold: refused up front, naming footprint, map and limit.
+check "max_entries=2097152 value_size=4096 at 64 vCPUs" run --cpus 64 --map-type percpu_hash \
+	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"
+check "half of this host's MemTotal" run --cpus 64 --map-type percpu_hash \
+	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"
 [ -z "$(ls "$d")" ] || fail "a rejected run wrote into its --out"

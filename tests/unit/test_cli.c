@@ -191,6 +191,30 @@ static void test_bad_values(void **s)
 	EXPECT_RC(2, BASE, "--kernel", "../etc");
 	EXPECT_RC(2, BASE, "--job-script", "relative.sh");
 	EXPECT_RC(2, BASE, "--kernel-image", "/x", "--kernel", "a,b");
+	EXPECT_RC(2, BASE, "--crash-grace", "-1");
+	EXPECT_RC(2, BASE, "--crash-grace", "601");
+	EXPECT_RC(2, BASE, "--crash-grace", "2.5");
+	EXPECT_RC(2, BASE, "--crash-grace", "");
+}
+
+/* --crash-grace: 10 s unless given, 0..600. */
+static void test_crash_grace(void **s)
+{
+	char **a = ARGS(BASE, "--crash-grace", "0");
+	struct run_opts o;
+
+	(void)s;
+	assert_int_equal(parse(a, NARGS(((char *[]){ "run", BASE, "--crash-grace", "0", NULL })), &o), 0);
+	assert_int_equal(o.crash_grace_s, 0);
+	run_opts_free(&o);
+	a = ARGS(BASE, "--crash-grace", "600");
+	assert_int_equal(parse(a, NARGS(((char *[]){ "run", BASE, "--crash-grace", "600", NULL })), &o), 0);
+	assert_int_equal(o.crash_grace_s, 600);
+	run_opts_free(&o);
+	a = ARGS(BASE);
+	assert_int_equal(parse(a, NARGS(((char *[]){ "run", BASE, NULL })), &o), 0);
+	assert_int_equal(o.crash_grace_s, 10);
+	run_opts_free(&o);
 }
 
 static void test_usage_errors(void **s)
@@ -264,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_fault),
+		cmocka_unit_test(test_crash_grace),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -117,6 +117,71 @@ static void test_memory_scaling(void **state)
 	assert_int_equal(qemu_mem_mb(256), 8704);
 }
 
+/* Lockup/stall thresholds scale with vCPUs per host core under TCG, capped; KVM keeps defaults. */
+static void test_detector_scaling(void **state)
+{
+	static const struct { int vcpus, cores, over, wd, rcu; } tcg[] = {
+		{ 1, 2, 1, 10, 21 }, { 2, 2, 1, 10, 21 }, { 3, 2, 2, 20, 42 }, { 4, 2, 2, 20, 42 },
+		{ 16, 2, 8, 60, 168 }, { 48, 2, 24, 60, 300 }, { 96, 2, 48, 60, 300 },
+		{ 16, 16, 1, 10, 21 }, { 17, 16, 2, 20, 42 }, { 4, 0, 1, 10, 21 },
+	};
+	struct guest_detectors d;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(tcg) / sizeof(tcg[0]); i++) {
+		guest_detectors(ACCEL_TCG, tcg[i].vcpus, tcg[i].cores, &d);
+		assert_int_equal(d.overcommit, tcg[i].over);
+		assert_int_equal(d.watchdog_thresh, tcg[i].wd);
+		assert_int_equal(d.rcu_stall_timeout, tcg[i].rcu);
+		assert_true(d.on_cmdline);
+	}
+	guest_detectors(ACCEL_KVM, 16, 2, &d);
+	assert_int_equal(d.overcommit, 8);
+	assert_int_equal(d.watchdog_thresh, 10);
+	assert_int_equal(d.rcu_stall_timeout, 21);
+	assert_false(d.on_cmdline);
+}
+
+/* ... and they reach the kernel command line (TCG only). */
+static void test_detectors_on_cmdline(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_TCG, 16, "/out/c");
+	struct strv a = { 0 };
+
+	(void)state;
+	c.host_cpus = 2;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_non_null(strstr(after(&a, "-append", 0), " watchdog_thresh=60 "));
+	assert_non_null(strstr(after(&a, "-append", 0), " rcupdate.rcu_cpu_stall_timeout=168 "));
+	strv_free(&a);
+	c = cfg(ACCEL_TCG, 2, "/out/c");
+	c.host_cpus = 2;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_non_null(strstr(after(&a, "-append", 0), " watchdog_thresh=10 rcupdate.rcu_cpu_stall_timeout=21 "));
+	strv_free(&a);
+	c = cfg(ACCEL_KVM, 16, "/out/c");
+	c.host_cpus = 2;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_null(strstr(after(&a, "-append", 0), "watchdog_thresh"));
+	assert_null(strstr(after(&a, "-append", 0), "rcu_cpu_stall_timeout"));
+	strv_free(&a);
+}
+
+/* -m grows with the map: base + 2 x footprint, in whole MiB. */
+static void test_memory_follows_map(void **state)
+{
+	struct qemu_cfg c = cfg(ACCEL_TCG, 4, "/out/c");
+	struct strv a = { 0 };
+
+	(void)state;
+	c.map_bytes = 100LL << 20;	/* 100 MiB map -> 200 MiB more */
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(after(&a, "-m", 0), "840");	/* 512 + 32 * 4 + 200 */
+	strv_free(&a);
+	assert_int_equal(guest_mem_mb(2, 0), 576);
+	assert_int_equal(guest_mem_mb(2, 1), 577);	/* rounded up */
+}
+
 static void test_9p_and_ports(void **state)
 {
 	struct qemu_cfg c = cfg(ACCEL_TCG, 2, "/out/c");
@@ -175,6 +240,9 @@ int main(void)
 		cmocka_unit_test(test_tcg_argv),
 		cmocka_unit_test(test_kvm_argv),
 		cmocka_unit_test(test_memory_scaling),
+		cmocka_unit_test(test_detector_scaling),
+		cmocka_unit_test(test_detectors_on_cmdline),
+		cmocka_unit_test(test_memory_follows_map),
 		cmocka_unit_test(test_9p_and_ports),
 		cmocka_unit_test(test_comma_escaped),
 		cmocka_unit_test(test_join_quotes),

@@ -78,6 +78,49 @@ static void test_rules(void **s)
 	decide(&in, "FAIL", "runner exit 9");
 }
 
+/*
+ * Under TCG overcommit a lockup, stall or hung task is still a CRASH but says
+ * so; an Oops, a GPF or KASAN never does, and without overcommit nothing is added.
+ */
+static void test_overcommit(void **s)
+{
+	static const struct { enum crash_kind kind; const char *sig; bool qualified; } cases[] = {
+		{ CK_SOFT_LOCKUP, "BUG: soft lockup in __pcpu_freelist_pop", true },
+		{ CK_HARD_LOCKUP, "BUG: hard lockup in f", true },
+		{ CK_RCU_STALL, "INFO: rcu detected stall in queued_spin_lock_slowpath", true },
+		{ CK_HUNG_TASK, "INFO: task hung in kthread_stop", true },
+		{ CK_OOPS, "BUG: kernel NULL pointer dereference in __pcpu_freelist_pop", false },
+		{ CK_GPF, "general protection fault in pcpu_freelist_pop", false },
+		{ CK_KASAN, "KASAN: use-after-free in f", false },
+		{ CK_BUG, "kernel BUG in f", false },
+		{ CK_WARNING, "WARNING in f", false },
+	};
+	struct module_result m = ok_module();
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct console_report crash = { .kind = cases[i].kind };
+		struct verdict_in in = { .exit_status = 0, .mod = &m, .runner_reason = "",
+					 .crash = &crash, .tcg_overcommit = 8 };
+		struct verdict_out o;
+		char want[300];
+
+		strcpy(crash.signature, cases[i].sig);
+		verdict_decide(&in, &o);
+		assert_string_equal(o.verdict, "CRASH");
+		snprintf(want, sizeof(want), "%s (TCG overcommit 8\u00d7)", cases[i].sig);
+		assert_string_equal(o.signature, cases[i].qualified ? want : cases[i].sig);
+		assert_int_equal(o.under_overcommit, cases[i].qualified);
+		in.tcg_overcommit = 1;	/* vCPUs <= cores */
+		verdict_decide(&in, &o);
+		assert_string_equal(o.signature, cases[i].sig);
+		assert_false(o.under_overcommit);
+		in.tcg_overcommit = 0;	/* KVM */
+		verdict_decide(&in, &o);
+		assert_string_equal(o.signature, cases[i].sig);
+	}
+}
+
 static void test_phases(void **s)
 {
 	const char *ph = "T_BOOT_DONE=3.32\nT_ATTACHED=8.20\nT_STRESS_START=8.21\n";
@@ -107,6 +150,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
+		cmocka_unit_test(test_overcommit),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_runner_reason),
 	};
