@@ -18,6 +18,7 @@ int report_run_dir(const char *dir, bool quiet)
 {
 	struct rep_run r;
 	struct rep_plots p = { 0 };
+	struct rep_problems pb = { 0 };
 	json_t *env = NULL;
 	char path[4200];
 	int ret = 1;
@@ -27,7 +28,7 @@ int report_run_dir(const char *dir, bool quiet)
 		goto cleanup;
 	}
 	env = rep_env_build(&r);
-	if (rep_plots_make(&r, &p))
+	if (rep_plots_make(&r, &p) || rep_problems_build(&r, &pb))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if (rep_write_csv(&r, path))
@@ -36,10 +37,10 @@ int report_run_dir(const char *dir, bool quiet)
 	if (rep_write_json(&r, env, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
-	if (rep_write_txt(&r, env, path))
+	if (rep_write_txt(&r, env, &pb, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	if (rep_write_html(&r, env, &p, path))
+	if (rep_write_html(&r, env, &p, &pb, path))
 		goto cleanup;
 	if (!quiet) {
 		size_t ok = 0;
@@ -54,6 +55,7 @@ int report_run_dir(const char *dir, bool quiet)
 	ret = 0;
 cleanup:
 	rep_plots_free(&p);
+	rep_problems_free(&pb);
 	json_decref(env);
 	rep_run_free(&r);
 	return ret;

@@ -52,7 +52,8 @@ static const char *css =
 	".emul{background:#fff3b0;border:2px solid #c90;padding:.5em 1em;font-weight:bold}"
 	".row{display:flex;flex-wrap:wrap;gap:12px}.fig{border:1px solid #ddd;padding:4px}"
 	".fig p{margin:2px;font-size:12px;color:#555}.missing{color:#a00;font-style:italic}"
-	"code{font-size:12px}";
+	"code{font-size:12px}pre.excerpt{font-size:11px;max-height:30em;overflow:auto;margin:2px}"
+	".noproblems{background:#e3f5e1;padding:.3em .6em}";
 
 static void figure(FILE *f, const struct rep_plot *pl, const char *caption)
 {
@@ -133,6 +134,52 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 	}
 	fputs("</table>\n", f);
 	free(acc);
+}
+
+/* First: what broke, grouped by signature; the excerpt folds, the console is a link. */
+static void problems_html(FILE *f, const struct rep_problems *p)
+{
+	fputs("<h2>Problems</h2>\n", f);
+	if (!p->n) {
+		fputs("<p id=problems class=noproblems>no problems: no cell CRASHed, FAILed or "
+		      "timed out.</p>\n", f);
+		return;
+	}
+	fputs("<table id=problems><tr><th>title</th><th>verdict</th><th>kernel(s)</th>"
+	      "<th>count</th><th>cells</th><th>first excerpt</th><th>console</th></tr>\n", f);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct rep_problem *g = &p->v[i];
+		char *first;
+
+		fprintf(f, "<tr class=\"v-%s\" data-verdict=\"%s\"><td><b>", g->verdict, g->verdict);
+		esc(f, g->title);
+		fprintf(f, "</b></td><td>%s</td><td>", g->verdict);
+		for (size_t k = 0; k < g->nkernels; k++) {
+			fputs(k ? ", " : "", f);
+			esc(f, g->kernels[k]);
+		}
+		fprintf(f, "</td><td class=n>%zu</td><td>", g->ncells);
+		for (size_t k = 0; k < g->ncells; k++) {
+			fputs(k ? "<br>" : "", f);
+			fputs("<code>", f);
+			esc(f, g->cells[k]->id);
+			fputs("</code>", f);
+		}
+		fputs("</td><td><details><summary>", f);
+		first = strndup(g->excerpt, strcspn(g->excerpt, "\n"));
+		esc(f, first);
+		free(first);
+		fputs("</summary><pre class=excerpt>", f);
+		esc(f, g->excerpt);
+		fputs("</pre></details></td><td>", f);
+		if (g->console) {
+			fputs("<a href=\"", f);
+			esc(f, g->console);
+			fputs("\">console.log</a>", f);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
 }
 
 static void verdict_html(FILE *f, const struct rep_run *r)
@@ -301,7 +348,7 @@ static const char *script =
 	"</script>\n";
 
 int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots *p,
-		   const char *path)
+		   const struct rep_problems *pb, const char *path)
 {
 	char *buf;
 	size_t len;
@@ -319,6 +366,7 @@ int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots 
 	if (!p->terminal)
 		fputs("<p class=missing>gnuplot not found: no figures, data files are in plots/.</p>\n",
 		      f);
+	problems_html(f, pb);
 	env_html(f, r, env);
 	verdict_html(f, r);
 	ab_html(f, r);

@@ -38,9 +38,6 @@ static void env_text(FILE *f, const struct rep_run *r, json_t *env)
 	const char *key;
 	size_t i;
 
-	fprintf(f, "htab-torture report: %s\n", r->dir);
-	fprintf(f, "generated %s on %s\n\n", json_string_value(json_object_get(env, "generated_at")),
-		json_string_value(json_object_get(env, "report_host")));
 	if (r->any_tcg)
 		fputs("*** EMULATED: cells ran under QEMU TCG (no KVM). Timings are from an\n"
 		      "*** emulated CPU: compare kernels with each other, not with hardware.\n\n", f);
@@ -66,6 +63,40 @@ static void env_text(FILE *f, const struct rep_run *r, json_t *env)
 	}
 	fputc('\n', f);
 	free(acc);
+}
+
+static void excerpt_text(FILE *f, const char *ex)
+{
+	for (const char *l = ex; l && *l;) {
+		size_t n = strcspn(l, "\n");
+
+		fprintf(f, "     | %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+}
+
+/* First: what broke, grouped by signature, each with its first excerpt. */
+static void problems_text(FILE *f, const struct rep_problems *p)
+{
+	fputs("Problems (CRASH, FAIL, TIMEOUT cells grouped by signature)\n", f);
+	if (!p->n)
+		fputs("  no problems\n", f);
+	for (size_t i = 0; i < p->n; i++) {
+		const struct rep_problem *g = &p->v[i];
+
+		fprintf(f, "%3zu. %-7s x%zu  %s\n     kernel%s: ", i + 1, g->verdict, g->ncells,
+			g->title, g->nkernels > 1 ? "s" : "");
+		for (size_t k = 0; k < g->nkernels; k++)
+			fprintf(f, "%s%s", k ? ", " : "", g->kernels[k]);
+		fputs("\n     cells: ", f);
+		for (size_t k = 0; k < g->ncells; k++)
+			fprintf(f, "%s%s", k ? ", " : "", g->cells[k]->id);
+		if (g->console)
+			fprintf(f, "\n     console: %s", g->console);
+		fputs("\n", f);
+		excerpt_text(f, g->excerpt);
+	}
+	fputc('\n', f);
 }
 
 static void verdict_text(FILE *f, const struct rep_run *r)
@@ -220,7 +251,8 @@ static void hist_text(FILE *f, const struct rep_run *r)
 	}
 }
 
-int rep_write_txt(const struct rep_run *r, json_t *env, const char *path)
+int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problems *p,
+		  const char *path)
 {
 	char *buf;
 	size_t len;
@@ -228,6 +260,10 @@ int rep_write_txt(const struct rep_run *r, json_t *env, const char *path)
 
 	if (!f)
 		return -1;
+	fprintf(f, "htab-torture report: %s\n", r->dir);
+	fprintf(f, "generated %s on %s\n\n", json_string_value(json_object_get(env, "generated_at")),
+		json_string_value(json_object_get(env, "report_host")));
+	problems_text(f, p);
 	env_text(f, r, env);
 	verdict_text(f, r);
 	scaling_text(f, r);

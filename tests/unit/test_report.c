@@ -331,6 +331,108 @@ static void test_partial_run(void **state)
 	rm_tree(dir);
 }
 
+/*
+ * Problems grouped by verdict and title: the Oops of two kernels is one
+ * group of two, CRASH before FAIL before TIMEOUT, the excerpt from cell.json
+ * (or the console, for a cell.json without one), the module's failures for
+ * a FAIL, the runner's last line for a TIMEOUT.
+ */
+static void test_problems_grouping(void **state)
+{
+	char *dir = copy_fixture("problems_run");
+	struct rep_run r;
+	struct rep_problems p;
+	const struct rep_problem *g;
+
+	(void)state;
+	assert_int_equal(rep_run_load(&r, dir), 0);
+	assert_int_equal(r.n, 7);
+	assert_int_equal(rep_problems_build(&r, &p), 0);
+	assert_int_equal(p.n, 4);
+	g = &p.v[0];
+	assert_string_equal(g->verdict, "CRASH");
+	assert_string_equal(g->title, "BUG: kernel NULL pointer dereference in __pcpu_freelist_pop");
+	assert_int_equal(g->ncells, 2);
+	assert_int_equal(g->nkernels, 2);
+	assert_string_equal(g->kernels[0], "distro");
+	assert_string_equal(g->kernels[1], "revert");
+	assert_string_equal(g->cells[0]->id, "v2-full_update-distro-none-r0");
+	assert_string_equal(g->cells[1]->id, "v2-full_update-revert-none-r0");
+	/* the first cell's own excerpt (9.1 s), not the second's (8.7 s) */
+	assert_non_null(strstr(g->excerpt, "[    9.100000] BUG: kernel NULL pointer dereference"));
+	assert_null(strstr(g->excerpt, "8.700000"));
+	assert_string_equal(g->console, "v2-full_update-distro-none-r0/console.log");
+	g = &p.v[1];
+	assert_string_equal(g->verdict, "CRASH");
+	assert_string_equal(g->title, "BUG: soft lockup in __pcpu_freelist_pop (TCG overcommit 2\u00d7)");
+	assert_int_equal(g->ncells, 1);
+	/* no crash.excerpt in that cell.json: cut from its console, without the runner's line */
+	assert_non_null(strstr(g->excerpt, "watchdog: BUG: soft lockup - CPU#1 stuck for 44s!"));
+	assert_non_null(strstr(g->excerpt, "</TASK>"));
+	assert_null(strstr(g->excerpt, "runner:"));
+	g = &p.v[2];
+	assert_string_equal(g->verdict, "FAIL");
+	assert_string_equal(g->title, "module: FAILURE: corrupt value: key 17 on CPU 1");
+	assert_string_equal(g->excerpt,
+			    "corrupt value: key 17 on CPU 1 holds the stamp of key 4113 (writer CPU 0, seq 88)\n"
+			    "residual 4095 != capacity 4096\n");
+	g = &p.v[3];
+	assert_string_equal(g->verdict, "TIMEOUT");
+	assert_string_equal(g->title, "no console output for 126 s");
+	assert_string_equal(g->excerpt, "runner: insmod /work/main/kmod/htab_torture.ko workload=full_update");
+	rep_problems_free(&p);
+	rep_run_free(&r);
+	rm_tree(dir);
+}
+
+static size_t at(const char *hay, const char *needle)
+{
+	const char *p = strstr(hay, needle);
+
+	assert_non_null(p);
+	return (size_t)(p - hay);
+}
+
+/* Both reports open with the problems, before the environment; a clean run says so. */
+static void test_problems_first(void **state)
+{
+	char *dir = copy_fixture("problems_run"), *html, *txt;
+
+	(void)state;
+	assert_int_equal(report_run_dir(dir, true), 0);
+	html = slurp(dir, "report.html");
+	txt = slurp(dir, "report.txt");
+	assert_true(at(txt, "Problems") < at(txt, "Environment"));
+	assert_true(at(txt, "Environment") < at(txt, "Cells\n"));
+	assert_non_null(strstr(txt, "  1. CRASH   x2  BUG: kernel NULL pointer dereference in __pcpu_freelist_pop\n"
+				    "     kernels: distro, revert\n"
+				    "     cells: v2-full_update-distro-none-r0, v2-full_update-revert-none-r0\n"
+				    "     console: v2-full_update-distro-none-r0/console.log\n"
+				    "     | [    9.100000] BUG: kernel NULL pointer dereference"));
+	assert_non_null(strstr(txt, "  3. FAIL    x1  module: FAILURE: corrupt value: key 17 on CPU 1\n"));
+	assert_non_null(strstr(txt, "     | residual 4095 != capacity 4096\n"));
+	assert_non_null(strstr(txt, "  4. TIMEOUT x1  no console output for 126 s\n"));
+	assert_true(at(html, "id=problems") < at(html, "id=env"));
+	assert_non_null(strstr(html, "<a href=\"v2-full_update-distro-none-r0/console.log\">"));
+	assert_non_null(strstr(html, "<td class=n>2</td>"));
+	assert_non_null(strstr(html, "<pre class=excerpt>[    9.100000] BUG: kernel NULL pointer"));
+	assert_non_null(strstr(html, "ht_worker+0xa8/0x140 [htab_torture]"));
+	assert_null(strstr(html, "no problems"));
+	free(html);
+	free(txt);
+	rm_tree(dir);
+	dir = copy_fixture("ab_run");
+	assert_int_equal(report_run_dir(dir, true), 0);
+	html = slurp(dir, "report.html");
+	txt = slurp(dir, "report.txt");
+	assert_true(at(txt, "  no problems\n") < at(txt, "Environment"));
+	assert_true(at(html, "no problems") < at(html, "id=env"));
+	assert_null(strstr(html, "id=problems>"));
+	free(html);
+	free(txt);
+	rm_tree(dir);
+}
+
 /* Nothing but a console: no summary.json, no cell.json, no module.json. */
 static void test_bare_cell_dir(void **state)
 {
@@ -373,6 +475,8 @@ int main(void)
 		cmocka_unit_test(test_groups_of_ab_run),
 		cmocka_unit_test(test_ab_report_files),
 		cmocka_unit_test(test_partial_run),
+		cmocka_unit_test(test_problems_grouping),
+		cmocka_unit_test(test_problems_first),
 		cmocka_unit_test(test_bare_cell_dir),
 		cmocka_unit_test(test_not_a_dir),
 	};
