@@ -4,6 +4,7 @@
 #   make image   build the guest initramfs
 #   make run     set up and run the main job on defaults, print the table
 #   make check   set up and run every test (unit, module build, VM)
+#   make mutants  the kit's self-test: every workload on fixed and on each planted-bug kernel
 #   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
 
 # The guest kernel: Debian's newest installed linux-image-amd64 that also has
@@ -98,3 +99,11 @@ seed-000: all image
 # For tests: the guest kernel release the module is built for.
 print-kver:
 	@echo $(KVER)
+
+# The kill table of the planted-bug kernels (vm-images/kernels/mutants/):
+# every workload at 4 vCPUs x 2 repeats on fixed and on each mutant; fails
+# when a mutant survives a repeat or fixed has a non-PASS cell
+# (bench/mutants.sh: MUTANTS=, MUTANTS_OUT=, MUTANTS_DURATION=, ...).
+.PHONY: mutants
+mutants: all image
+	bench/mutants.sh

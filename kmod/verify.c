@@ -106,21 +106,36 @@ static u64 ht_writer_seq(u32 writer)
 	return writer < ht.nr_threads ? ht.threads[writer].seq : 0;
 }
 
+/* "ctl", "t3" (worker index) or the raw number of a writer field. */
+static const char *ht_writer_name(u32 w, char *buf, size_t len)
+{
+	if (w == HT_WRITER_CTL)
+		return "ctl";
+	snprintf(buf, len, w < ht.nr_threads ? "t%u" : "%#x", w);
+	return buf;
+}
+
 /* One stamp of a live element: its own key, a real writer, a past seq. */
 static void ht_walk_stamp(u32 key, int cpu, const struct ht_stamp *v)
 {
 	struct ht_stamp s = { READ_ONCE(v->key), READ_ONCE(v->writer),
 			      READ_ONCE(v->seq) };
 	struct ht_verdict *vd = &ht.verdict;
+	char w[16];
 
 	/* a per-CPU slot no writer used since the insert zeroed it */
 	if (ht.percpu && !s.key && !s.writer && !s.seq)
 		return;
 	if (s.key == key && s.seq && s.seq <= ht_writer_seq(s.writer))
 		return;
-	if (!vd->walk_bad++)
-		ht_verdict_fail("live key %u (cpu %d slot) holds stamp key %u writer %d seq %llu",
-				key, cpu, s.key, (int)s.writer, s.seq);
+	if (vd->walk_bad++)
+		return;
+	if (cpu < 0)
+		ht_verdict_fail("live key %u holds stamp key %u writer %s seq %llu",
+				key, s.key, ht_writer_name(s.writer, w, sizeof(w)), s.seq);
+	else
+		ht_verdict_fail("live key %u (cpu %d slot) holds stamp key %u writer %s seq %llu",
+				key, cpu, s.key, ht_writer_name(s.writer, w, sizeof(w)), s.seq);
 }
 
 /*
@@ -155,6 +170,7 @@ static void ht_walk_visit(u32 key)
 static void ht_verify_run_checks(struct ht_verdict *v)
 {
 	const struct ht_stats *tot = ht.total;
+	char w1[16], w2[16];
 	unsigned int i;
 
 	if (tot->corrupt) {
@@ -163,10 +179,11 @@ static void ht_verify_run_checks(struct ht_verdict *v)
 
 			if (!b->what)
 				continue;
-			ht_verdict_fail("%llu corrupt: first %s: key %u on cpu %d: want writer %d seq %llu, saw key %u writer %d seq %llu",
+			ht_verdict_fail("%llu corrupt: first %s: key %u on cpu %d: want writer %s seq %llu, saw key %u writer %s seq %llu",
 					tot->corrupt, b->what, b->key, b->cpu,
-					(int)b->want_writer, b->want_seq,
-					b->seen.key, (int)b->seen.writer,
+					ht_writer_name(b->want_writer, w1, sizeof(w1)),
+					b->want_seq, b->seen.key,
+					ht_writer_name(b->seen.writer, w2, sizeof(w2)),
 					b->seen.seq);
 			break;
 		}

@@ -7,7 +7,8 @@
 #
 # Usage: build-kernel.sh [--btf] [--force] [-j N] VARIANT
 #        build-kernel.sh --list
-# A variant is a directory vm-images/kernels/variants/VARIANT/ holding
+# A variant is a directory vm-images/kernels/variants/VARIANT/ (or, for the
+# planted-bug kernels of `make mutants`, vm-images/kernels/mutants/VARIANT/) holding
 # variant.conf (DESCRIPTION, FRAGMENTS, PATCHES, optional SEED_TREE) and its
 # patches in patches/. The config is `make allnoconfig` + the fragments
 # (vm-images/kernels/*.config) + CONFIG_LOCALVERSION="-htab-VARIANT", then
@@ -42,7 +43,7 @@ RECIPE=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 kdir_conf=$here/kernels
-vdir_root=$kdir_conf/variants
+vdir_roots=("$kdir_conf/variants" "$kdir_conf/mutants")
 build=${HTAB_KBUILD:-$here/build}
 src_tar=${HTAB_KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
 src_pkg=${HTAB_KSRC_PKG:-linux-source-6.1}
@@ -55,10 +56,21 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 variants() {
-	local d
-	for d in "$vdir_root"/*/; do
-		[ -f "$d/variant.conf" ] && basename "$d"
+	local r d
+	for r in "${vdir_roots[@]}"; do
+		for d in "$r"/*/; do
+			[ -f "$d/variant.conf" ] && basename "$d"
+		done
 	done
+}
+
+# The directory of variant $1, "" when there is none.
+variant_dir() {
+	local r
+	for r in "${vdir_roots[@]}"; do
+		[ -f "$r/$1/variant.conf" ] && { echo "$r/$1"; return; }
+	done
+	return 0
 }
 
 usage() {
@@ -81,12 +93,12 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$variant" ] || usage
-if ! [[ "$variant" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
-   [ ! -f "$vdir_root/$variant/variant.conf" ]; then
+vdir=
+[[ "$variant" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && vdir=$(variant_dir "$variant")
+if [ -z "$vdir" ]; then
 	msg "unknown variant '$variant'; valid: $(variants | tr '\n' ' ')"
 	exit 2
 fi
-vdir=$vdir_root/$variant
 
 DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE=''
 # shellcheck source=/dev/null

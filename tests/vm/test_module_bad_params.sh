@@ -1,6 +1,7 @@
 #!/bin/bash
 # Issue 3: a bad value for every module parameter (out of range, unknown
-# name, bad cpulist, CPU not online) makes insmod fail with EINVAL and a
+# name, bad cpulist, CPU not online, a map too big for the guest: issue 11)
+# makes insmod fail with EINVAL and a
 # kernel message naming the parameter; the guest shows no WARN, BUG or Oops
 # (the harness scans console and dmesg: any of those makes the cell CRASH).
 . "$(dirname "$0")/../lib.sh"
@@ -8,8 +9,9 @@ d=$(fresh_dir module_bad_params)
 "$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/bad_params.sh" --out "$d" || fail "harness exit $?"
 t=$(ls "$d"/*/bad_params.txt) || fail "no bad_params.txt"
-expect_eq "cases" "$(wc -l < "$t")" 19
-for p in workload map_type prealloc max_entries value_size duration_ms time_ops fill_pct cpus map_id; do
+expect_eq "cases" "$(wc -l < "$t")" 23
+for p in workload map_type prealloc max_entries value_size duration_ms time_ops fill_pct cpus map_id \
+	verify selftest footprint; do
 	grep -q "^$p|" "$t" || fail "parameter $p not tried"
 done
 while IFS='|' read -r name rc err msg; do

@@ -37,5 +37,9 @@ prealloc map_type=lru_hash prealloc=0
 prealloc map_type=lru_percpu_hash prealloc=0
 map_id map_id=999999
 map_id map_id=-1
+value_size value_size=8
+verify verify=2
+selftest selftest=bogus
+footprint max_entries=2097152 value_size=4096
 EOT
 exit $rc

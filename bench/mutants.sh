@@ -1,0 +1,95 @@
+#!/bin/bash
+# The kit's self-test against planted allocator bugs (`make mutants`): every
+# workload at 4 vCPUs x 2 repeats on `fixed` and on each mutant kernel of
+# vm-images/kernels/mutants/ (built incrementally from fixed's tree), then
+# the kill table (mutant x workload -> verdict per repeat, with the
+# signature), the mutation score, the false alarms on `fixed` and the
+# crash-to-verdict latency.
+#
+# A mutant is killed when, in every repeat, at least one workload's cell is
+# not PASS. `fixed` must PASS every cell. Exit: 0 when both hold, 1 when
+# not, 2 when the run could not be made.
+#
+# Environment: MUTANTS_OUT (run directory), MUTANTS_CPUS (4),
+# MUTANTS_REPEAT (2), MUTANTS_DURATION (3 s), MUTANTS (comma list, default
+# every mutant), MUTANTS_WORKLOADS (default every workload).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+out=${MUTANTS_OUT:-results/mutants-$(date +%Y%m%d-%H%M%S)}
+cpus=${MUTANTS_CPUS:-4}
+repeat=${MUTANTS_REPEAT:-2}
+duration=${MUTANTS_DURATION:-3}
+mutants=${MUTANTS:-$(vm-images/build-kernel.sh --list | grep '^mut-' | paste -sd, -)}
+workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
+	sed -n 's/^workloads: //p' | tr ' ' ',')}
+[ -n "$mutants" ] && [ -n "$workloads" ] || { echo "mutants: no mutants or no workloads" >&2; exit 2; }
+
+t0=$(date +%s)
+./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
+	--kernel "fixed,$mutants" --repeat "$repeat" --duration "$duration" \
+	--bpftrace none --out "$out"
+rc=$?
+[ $rc -eq 2 ] && exit 2
+wall=$(( $(date +%s) - t0 ))
+
+# One TSV row per cell: kernel workload repeat verdict signature latency accel
+cells=$(for f in "$out"/*/cell.json; do
+	jq -r '[.kernel, .workload, (.repeat|tostring), .verdict,
+		(.signature | gsub("[\t\n]"; " ") | .[0:70]),
+		((.crash.latency_s // "") | tostring), .accel] | @tsv' "$f"
+done)
+
+echo
+echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
+echo "# (tcg: emulated; a mutant's race may need real parallelism to show)"
+awk -F'\t' -v wl="$workloads" -v km="fixed,$mutants" '
+	{ v[$1 SUBSEP $2 SUBSEP $3] = $4; sig[$1 SUBSEP $2] = sig[$1 SUBSEP $2] ? sig[$1 SUBSEP $2] : ($4 == "PASS" ? "" : $5)
+	  reps[$3] = 1 }
+	END {
+		nw = split(wl, W, ","); nk = split(km, K, ",")
+		printf "%-24s", "kernel \\ workload"
+		for (i = 1; i <= nw; i++) printf " %-20s", W[i]
+		printf " %s\n", "killed in every repeat"
+		for (k = 1; k <= nk; k++) {
+			printf "%-24s", K[k]; all = 1
+			for (r in reps) hit[r] = 0
+			for (i = 1; i <= nw; i++) {
+				s = ""
+				for (r = 0; (r "") in reps; r++) {
+					x = v[K[k] SUBSEP W[i] SUBSEP r]
+					s = s (s == "" ? "" : "/") (x == "" ? "-" : x)
+					if (x != "" && x != "PASS") hit[r] = 1
+				}
+				printf " %-20s", s
+			}
+			for (r in reps) if (!hit[r]) all = 0
+			printf " %s\n", K[k] == "fixed" ? "(must be clean)" : (all ? "yes" : "NO")
+		}
+		print ""
+		print "# First signature per kernel x workload that was not PASS"
+		for (k = 1; k <= nk; k++) for (i = 1; i <= nw; i++)
+			if (sig[K[k] SUBSEP W[i]] != "") printf "%-24s %-20s %s\n", K[k], W[i], sig[K[k] SUBSEP W[i]]
+	}' <<<"$cells"
+
+killed=0 total=0
+for m in ${mutants//,/ }; do
+	total=$((total + 1))
+	ok=1
+	for r in $(seq 0 $((repeat - 1))); do
+		awk -F'\t' -v m="$m" -v r="$r" '$1 == m && $3 == r && $4 != "PASS" { f = 1 } END { exit !f }' \
+			<<<"$cells" || ok=0
+	done
+	killed=$((killed + ok))
+done
+false_alarms=$(awk -F'\t' '$1 == "fixed" && $4 != "PASS"' <<<"$cells" | wc -l)
+fixed_cells=$(awk -F'\t' '$1 == "fixed"' <<<"$cells" | wc -l)
+lat=$(awk -F'\t' '$4 == "CRASH" && $6 != "" { print $6 }' <<<"$cells" | sort -g |
+	awk '{ a[NR] = $1 } END { if (NR) printf "%.1f s (median of %d crash cells, min %.1f, max %.1f)",
+		(NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), NR, a[1], a[NR]; else print "no live crash cells" }')
+echo
+echo "mutation score: $killed/$total mutants killed in every repeat"
+echo "false alarms on fixed: $false_alarms of $fixed_cells cells"
+echo "crash-to-verdict latency: $lat"
+echo "wall: ${wall} s; host load at the end: $(cut -d' ' -f1-3 /proc/loadavg); run: $out"
+[ "$killed" -eq "$total" ] && [ "$false_alarms" -eq 0 ]
