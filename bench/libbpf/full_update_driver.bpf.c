@@ -28,7 +28,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct full_update_value);
 } full_map SEC(".maps");
 
 struct {
@@ -49,7 +49,7 @@ struct loop_ctx {
 static long update_absent_key(__u32 index, void *data)
 {
 	struct loop_ctx *lc = data;
-	__u64 value = index;
+	struct full_update_value value = { .index = index };
 	/*
 	 * int, not long: the verifier turns this helper into a direct call of
 	 * htab_map_update_elem(), which returns int, so the upper half of R0

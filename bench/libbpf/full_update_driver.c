@@ -135,18 +135,18 @@ static int allowed_cpus(int *cpus)
 static int fill_map(int fd, __u32 max_entries)
 {
 	static __u32 keys[FILL_CHUNK];
-	static __u64 vals[FILL_CHUNK];
+	static struct full_update_value vals[FILL_CHUNK];
 	/* Batch updates accept no BPF_NOEXIST (only BPF_F_LOCK): the keys are new anyway. */
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 base, i, count, absent = max_entries;
-	__u64 v = 0;
+	struct full_update_value v = { 0 };
 	int err;
 
 	for (base = 0; base < max_entries; base += count) {
 		count = max_entries - base < FILL_CHUNK ? max_entries - base : FILL_CHUNK;
 		for (i = 0; i < count; i++) {
 			keys[i] = base + i;
-			vals[i] = base + i;
+			vals[i].index = base + i;
 		}
 		err = bpf_map_update_batch(fd, keys, vals, &count, &opts);
 		if (err) {
@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 
 	print_env_header(TOOL);
 	printf("# params: %d worker CPUs (first: %d, last: %d), duration %ld s, map hash "
-	       "prealloc max_entries %ld key 4 B value 8 B, loops %ld per run, "
+	       "prealloc max_entries %ld key 4 B value 16 B, loops %ld per run, "
 	       "hook tp/syscalls/sys_enter_getpgid\n", n, cpus[0], cpus[n - 1],
 	       env.duration, env.max_entries, env.loops);
 	fflush(stdout);

@@ -13,6 +13,15 @@
  * One record per CPU (a BPF per-CPU array slot), so the hot path never
  * shares a cache line with another CPU and needs no atomics.
  */
+/*
+ * The map's value: 16 B, the size of htab_torture's value stamp, so the
+ * module and this driver copy the same bytes per update.
+ */
+struct full_update_value {
+	__u64 index;
+	__u64 pad;
+};
+
 struct full_update_stats {
 	__u64 prog_runs;	/* getpgid() calls of our process seen by the prog */
 	__u64 updates;		/* bpf_map_update_elem() calls made */

@@ -17,10 +17,16 @@ for f in "$m"/*.json; do
 	cap=$(jq .verdict.capacity "$f")
 	expect_eq "$n reinserted" "$(jq .verdict.reinserted "$f")" "$cap"
 	expect_cmp "$n ops" "$(jq .totals.ops "$f")" ">" 0
+	# issue 11: no stamp named another key, in the run or in the end walk
+	expect_eq "$n corrupt" "$(jq .verdict.corrupt "$f")" 0
+	expect_eq "$n walk_bad" "$(jq .verdict.walk_bad "$f")" 0
+	expect_eq "$n double_alloc" "$(jq .verdict.double_alloc "$f")" 0
 	case $n in
 	*lru_*)	# LRU evicts: up to 128 free nodes per CPU sit in per-CPU lists.
 		expect_cmp "$n found" "$(jq .verdict.found "$f")" ">=" "$((cap - 2 * 128))" ;;
 	*)	expect_eq "$n found" "$(jq .verdict.found "$f")" "$cap"
+		# the live count is exactly what the run's inserts and deletes left
+		expect_eq "$n residual" "$(jq .verdict.residual "$f")" "$(jq .verdict.residual_expected "$f")"
 		expect_eq "$n extra insert" "$(jq -r .verdict.extra_insert_errno "$f")" E2BIG ;;
 	esac
 done
