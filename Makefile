@@ -71,8 +71,8 @@ clean:
 	rm -rf vm-images/out tests/out
 
 # Benchmarks (print figures, not pass/fail; see bench/RESULTS.md). One guest each.
-.PHONY: bench-driver bench-observer bench-batch bench-timing
-bench-driver bench-observer bench-batch bench-timing: module image
+.PHONY: bench-driver bench-observer bench-batch bench-timing bench-verify
+bench-driver bench-observer bench-batch bench-timing bench-verify: module image
 	$(MAKE) -C bench/libbpf
 	bench/$(@:bench-%=%)/run.sh
 
