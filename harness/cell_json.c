@@ -159,6 +159,27 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 	json_object_set_new(j, "bpftrace", all);
 }
 
+/*
+ * The module's own check counters (kmod/README.md "The verdict"), as it
+ * reported them: e2big_not_full is suspicious but legal, the rest fail.
+ */
+static void add_checks(json_t *verdict, json_t *j)
+{
+	static const char *const keys[] = {
+		"corrupt", "double_alloc", "walk_bad", "stamp_races", "e2big_not_full",
+		"residual", "residual_expected", NULL,
+	};
+	json_t *o = json_object(), *v;
+
+	for (const char *const *k = keys; *k; k++)
+		if ((v = json_object_get(verdict, *k)))
+			json_object_set(o, *k, v);
+	if (json_object_size(o))
+		json_object_set_new(j, "checks", o);
+	else
+		json_decref(o);
+}
+
 static void add_module(const struct module_result *m, int vcpus, json_t *j)
 {
 	json_t *errs = json_object(), *lat = json_object();
@@ -182,6 +203,7 @@ static void add_module(const struct module_result *m, int vcpus, json_t *j)
 		json_t *faults = json_object_get(m->root, "faults");
 
 		json_object_set(j, "failures", f ? f : json_array());
+		add_checks(json_object_get(m->root, "verdict"), j);
 		if (json_is_array(faults))
 			json_object_set(j, "faults", faults);
 		if (p)

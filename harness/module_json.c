@@ -95,12 +95,21 @@ static int parse_latency(struct module_result *m, json_t *lat, char *err, size_t
 	return 0;
 }
 
+static void verdict_count(json_t *verdict, const char *key, int64_t *out)
+{
+	json_t *n = json_object_get(verdict, key);
+
+	if (n && json_is_integer(n))
+		*out = json_integer_value(n);
+}
+
 int module_result_parse(struct module_result *m, json_t *root, char *err, size_t errlen)
 {
 	json_t *verdict, *n;
 
 	memset(m, 0, sizeof(*m));
 	m->unexpected_errors = m->warns = -1;
+	m->corrupt = m->double_alloc = m->walk_bad = m->e2big_not_full = -1;
 	if (!json_is_object(root)) {
 		snprintf(err, errlen, "top level is not an object");
 		return -1;
@@ -122,6 +131,10 @@ int module_result_parse(struct module_result *m, json_t *root, char *err, size_t
 		m->unexpected_errors = json_integer_value(n);
 	if ((n = json_object_get(verdict, "warns")) && json_is_integer(n))
 		m->warns = json_integer_value(n);
+	verdict_count(verdict, "corrupt", &m->corrupt);
+	verdict_count(verdict, "double_alloc", &m->double_alloc);
+	verdict_count(verdict, "walk_bad", &m->walk_bad);
+	verdict_count(verdict, "e2big_not_full", &m->e2big_not_full);
 	return parse_latency(m, json_object_get(root, "latency_ns"), err, errlen);
 }
 

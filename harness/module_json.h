@@ -28,6 +28,8 @@ struct module_result {
 	struct mod_latency lat[MOD_MAX_LAT];
 	int nlat;
 	int64_t unexpected_errors, warns;	/* from "verdict", -1 if absent */
+	/* the verdict's own counters (kmod/README.md), -1 if absent (older modules) */
+	int64_t corrupt, double_alloc, walk_bad, e2big_not_full;
 	json_t *root;		/* whole document, for params and pass-through */
 };
 

@@ -68,7 +68,6 @@ int rep_cell_load_module(struct rep_cell *c, json_t *root)
 
 	if (module_result_parse(&m, root, err, sizeof(err))) {
 		free(c->module_note);
-	free(c->bt_note);
 		c->module_note = strdup(err);
 		module_result_free(&m);
 		return 0;	/* shown as a partial cell, not fatal */
@@ -79,6 +78,7 @@ int rep_cell_load_module(struct rep_cell *c, json_t *root)
 	c->ops = (double)m.ops;
 	c->ops_per_sec = m.ops_per_sec;
 	c->duration_s = (double)m.duration_ns / 1e9;
+	c->e2big_not_full = m.e2big_not_full;
 	if (load_per_cpu(c, json_object_get(root, "per_cpu")))
 		goto cleanup;
 	if (!c->ncpus && c->vcpus > 0 && c->ops_per_sec > 0)

@@ -172,6 +172,7 @@ static int load_cell(struct rep_cell *c, const char *run, const char *id)
 	if (asprintf(&c->dir, "%s/%s", run, id) < 0)
 		return -1;
 	c->evs_per_cpu = NAN;
+	c->e2big_not_full = -1;
 	parse_id(c, id);
 	c->cell_json = load_json(c->dir, "cell.json", &why);
 	if (c->cell_json) {
@@ -273,6 +274,7 @@ static int add_summary_only(struct rep_run *r)
 		if (!c)
 			return -1;
 		c->evs_per_cpu = NAN;
+		c->e2big_not_full = -1;
 		c->summary_cell = sc;
 		apply_record(c, sc);
 		c->ops = json_number_value(json_object_get(sc, "ops"));

@@ -40,6 +40,7 @@ struct rep_cell {
 	bool has_cell_json, has_module, has_bpftrace;
 	double ops, ops_per_sec, duration_s;
 	double evs_per_cpu;		/* mean over per_cpu ops_per_sec; NAN without data */
+	long long e2big_not_full;	/* module verdict: E2BIG while not full, -1 unknown */
 	struct rep_cpu *cpus;
 	size_t ncpus;
 	struct rep_hist *lat;		/* module.json latency_ns, one per op */

@@ -82,5 +82,11 @@ char *rep_cell_notes(const struct rep_cell *c)
 	if (c->module_result && strcmp(c->module_result, "SUCCESS"))
 		append(&acc, "module result: ", c->module_result);
 	append(&acc, "bpftrace: ", c->bt_note);
+	if (c->e2big_not_full > 0) {
+		char n[32];
+
+		snprintf(n, sizeof(n), "%lld", (long long)c->e2big_not_full);
+		append(&acc, "e2big_not_full ", n);
+	}
 	return acc;
 }

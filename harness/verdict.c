@@ -26,6 +26,10 @@ static void decide_module(const struct verdict_in *in, struct verdict_out *o)
 		set(o, "FAIL", sig);
 	} else if (m->ops == 0) {
 		set(o, "FAIL", "sanity: module reported SUCCESS with no ops");
+	} else if (m->corrupt > 0 || m->double_alloc > 0 || m->walk_bad > 0) {
+		snprintf(sig, sizeof(sig), "sanity: SUCCESS with %lld corrupt, %lld double allocations, %lld bad live stamps",
+			 (long long)m->corrupt, (long long)m->double_alloc, (long long)m->walk_bad);
+		set(o, "FAIL", sig);
 	} else if (m->unexpected_errors > 0 || m->warns > 0) {
 		snprintf(sig, sizeof(sig), "sanity: SUCCESS with %lld unexpected errors, %lld warns",
 			 (long long)m->unexpected_errors, (long long)m->warns);

@@ -38,7 +38,8 @@ static void test_failure_and_errors(void **s)
 	const char *doc = "{\"module\": \"htab_torture\", \"status\": \"done\", \"result\": \"FAILURE\","
 			  " \"failures\": [\"lost elements: 4095 in map + 0 free != 4096\", \"x\"],"
 			  " \"totals\": {\"ops\": 10, \"ops_per_sec\": 5, \"errors\": {\"E2BIG\": 3, \"E12\": 1}},"
-			  " \"verdict\": {\"unexpected_errors\": 1, \"warns\": 0}}";
+			  " \"verdict\": {\"unexpected_errors\": 1, \"warns\": 0, \"corrupt\": 4,"
+			  " \"double_alloc\": 0, \"walk_bad\": 2, \"e2big_not_full\": 9}}";
 	json_t *root = json_loads(doc, 0, NULL);
 	struct module_result m;
 	char err[256];
@@ -53,6 +54,10 @@ static void test_failure_and_errors(void **s)
 	assert_int_equal(m.nerrors, 2);
 	assert_int_equal(m.unexpected_errors, 1);
 	assert_int_equal(m.warns, 0);
+	assert_int_equal(m.corrupt, 4);
+	assert_int_equal(m.double_alloc, 0);
+	assert_int_equal(m.walk_bad, 2);
+	assert_int_equal(m.e2big_not_full, 9);
 	assert_int_equal(m.nlat, 0);
 	module_result_free(&m);
 }

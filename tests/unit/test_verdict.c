@@ -15,6 +15,7 @@ static struct module_result ok_module(void)
 	m.ops = 100;
 	m.unexpected_errors = 0;
 	m.warns = 0;
+	m.corrupt = m.double_alloc = m.walk_bad = m.e2big_not_full = -1;
 	return m;
 }
 
@@ -63,6 +64,18 @@ static void test_rules(void **s)
 	m.warns = 1;
 	decide(&in, "FAIL", "1 warns");
 	m.warns = 0;
+	/* the module's own check counters: a SUCCESS that contradicts them fails */
+	m.e2big_not_full = 7;
+	decide(&in, "PASS", "");	/* suspicious but legal */
+	m.corrupt = 2;
+	decide(&in, "FAIL", "2 corrupt");
+	m.corrupt = 0;
+	m.double_alloc = 1;
+	decide(&in, "FAIL", "1 double allocations");
+	m.double_alloc = -1;
+	m.walk_bad = 3;
+	decide(&in, "FAIL", "3 bad live stamps");
+	m.walk_bad = -1;
 	in.mod = NULL;
 	in.mod_err = "module.json: cannot open";
 	decide(&in, "FAIL", "no module results");

@@ -41,6 +41,10 @@ for c in "$d"/exhaust/v2-*/; do
 	m=$c/module.json
 	expect_eq "$(basename "$c") verdict" "$(jq -r .verdict "$c/cell.json")" PASS
 	expect_eq "$(basename "$c") residual" "$(jq .verdict.residual "$m")" "$(jq .verdict.residual_expected "$m")"
+	# cell.json carries the module's check counters
+	expect_eq "$(basename "$c") cell.json checks.residual" "$(jq .checks.residual "$c/cell.json")" \
+		"$(jq .verdict.residual "$m")"
+	expect_eq "$(basename "$c") cell.json checks.corrupt" "$(jq .checks.corrupt "$c/cell.json")" 0
 done
 # the forced E2BIGs are the fault's, not e2big_not_full
 expect_eq "batch_add_batch_del e2big_not_full" \
