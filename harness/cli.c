@@ -7,14 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kmod/workloads.h"
 #include "cli.h"
 #include "matrix.h"
 #include "noise.h"
 
-const char *const workload_names[] = {
-	"full_update", "overwrite", "batch_add_batch_del",
-	"add_del_on_diff_cpu", "lookup", "churn", NULL,
-};
+/* The module's list (kmod/workloads.h): a workload added there is valid here. */
+#define WORKLOAD_NAME(name) #name,
+#define WORKLOAD_SPACE_NAME(name) " " #name
+const char *const workload_names[] = { HT_WORKLOADS(WORKLOAD_NAME) NULL };
 
 static const char *const test_actions[] = { "panic", "hang", "warn", "none", NULL };
 
@@ -96,7 +97,7 @@ void run_usage(FILE *f)
 	      "  guest RAM grows with the map they describe, and a map the host cannot hold is refused\n"
 	      "--test-action: tests only, makes the guest panic, hang or print a WARNING; an axis\n"
 	      "re-running the same command on the same --out runs only the unfinished cells\n"
-	      "workloads: full_update overwrite batch_add_batch_del add_del_on_diff_cpu lookup churn\n"
+	      "workloads:" HT_WORKLOADS(WORKLOAD_SPACE_NAME) "\n"
 	      "noise profiles:\n", f);
 	noise_print_table(f);
 	fputs("exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",

@@ -14,6 +14,7 @@
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
 #include "stats.h"
+#include "workloads.h"
 
 /* Map ops per workload step: between stop checks and cond_resched(). */
 #define HT_BATCH		64
@@ -159,13 +160,10 @@ struct ht_ctx {
 
 extern struct ht_ctx ht;
 
-/* workloads */
-extern const struct ht_workload ht_wl_full_update;
-extern const struct ht_workload ht_wl_overwrite;
-extern const struct ht_workload ht_wl_batch_add_batch_del;
-extern const struct ht_workload ht_wl_add_del_on_diff_cpu;
-extern const struct ht_workload ht_wl_lookup;
-extern const struct ht_workload ht_wl_churn;
+/* workloads: ht_wl_<name> in wl_<name>.c, one per line of workloads.h */
+#define HT_WL_DECLARE(name) extern const struct ht_workload ht_wl_##name;
+HT_WORKLOADS(HT_WL_DECLARE)
+#undef HT_WL_DECLARE
 
 /* Test-only plants, so the tests can prove the checks fire. */
 enum ht_selftest {

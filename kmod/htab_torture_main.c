@@ -36,7 +36,10 @@ MODULE_DESCRIPTION("BPF hash map allocator torture test");
 
 static char *workload = "full_update";
 module_param(workload, charp, 0444);
-MODULE_PARM_DESC(workload, "full_update overwrite batch_add_batch_del add_del_on_diff_cpu lookup churn");
+/* " full_update overwrite …": the description and the unknown-name error. */
+#define HT_WL_SPACE_NAME(name) " " #name
+#define HT_WL_NAMES HT_WORKLOADS(HT_WL_SPACE_NAME)
+MODULE_PARM_DESC(workload, "One of:" HT_WL_NAMES);
 static char *map_type = "hash";
 module_param(map_type, charp, 0444);
 MODULE_PARM_DESC(map_type, "hash percpu_hash lru_hash lru_percpu_hash");
@@ -59,10 +62,9 @@ ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of cre
 struct ht_ctx ht;
 DEFINE_PER_CPU(struct task_struct *, ht_cpu_worker);
 
-static const struct ht_workload *ht_workloads[] = {
-	&ht_wl_full_update, &ht_wl_overwrite, &ht_wl_batch_add_batch_del,
-	&ht_wl_add_del_on_diff_cpu, &ht_wl_lookup, &ht_wl_churn,
-};
+#define HT_WL_ENTRY(name) &ht_wl_##name,
+static const struct ht_workload *ht_workloads[] = { HT_WORKLOADS(HT_WL_ENTRY) };
+#undef HT_WL_ENTRY
 
 static const struct {
 	const char *name;
@@ -116,9 +118,7 @@ static int ht_parse_names(void)
 		if (!strcmp(workload, ht_workloads[i]->name))
 			ht.wl = ht_workloads[i];
 	if (!ht.wl) {
-		for (i = 0; i < ARRAY_SIZE(ht_workloads); i++)
-			ht_names_add(names, sizeof(names), ht_workloads[i]->name);
-		pr_err("workload=%s unknown; valid:%s\n", workload, names);
+		pr_err("workload=%s unknown; valid:%s\n", workload, HT_WL_NAMES);
 		return -EINVAL;
 	}
 	for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)

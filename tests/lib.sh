@@ -19,3 +19,6 @@ expect_cmp() {
 
 # fresh_dir NAME: an empty output directory for one test
 fresh_dir() { rm -rf "${OUT:?}/$1"; mkdir -p "$OUT/$1"; echo "$OUT/$1"; }
+
+# workloads: the module's workloads, one a line, from kmod/workloads.h (their one list)
+workloads() { sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$ROOT/kmod/workloads.h"; }

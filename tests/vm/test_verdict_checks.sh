@@ -34,7 +34,7 @@ sig=$(jq -r .signature "$c/cell.json")
 	fail "double_alloc: signature: $sig"
 expect_eq "double_alloc count" "$(jq .verdict.double_alloc "$c/module.json")" 1
 
-"$HT" run --cpus 2 --workload full_update,overwrite,batch_add_batch_del,add_del_on_diff_cpu,lookup,churn \
+"$HT" run --cpus 2 --workload "$(workloads | paste -sd,)" \
 	--duration 2 --bpftrace none --fault exhaust:p=0.05 --out "$d/exhaust" ||
 	fail "exhaust: harness exit $? (a false alarm)"
 for c in "$d"/exhaust/v2-*/; do
