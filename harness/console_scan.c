@@ -1,7 +1,8 @@
 /*
  * Console classifier (see console_scan.h). Lines are matched after dropping
- * the printk timestamp; a report's function comes from its RIP line, its
- * call trace or its own header, as syzkaller's report titles do.
+ * the printk timestamp against one table of report signatures (signatures[],
+ * as syzkaller's pkg/report has); a report's function comes from its RIP
+ * line, its call trace or its own header, as the signature says.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -178,191 +179,180 @@ static bool lockdep_func(const struct lines *L, size_t from, char *out, size_t n
 	return trace_func(L, from, out, n);
 }
 
-static void title(struct console_report *r, const char *what, bool have, const char *func)
+/* Where a title's text after its fixed start comes from. */
+enum sig_text {
+	TEXT_NONE,	/* nothing: the title is fixed */
+	TEXT_REST,	/* the header line after the pattern */
+	TEXT_BUG_WHAT,	/* the words after the pattern, without details (bug_what) */
+};
+
+/* Where the function of " in FUNC" comes from; none found: the title has no " in …". */
+enum sig_func {
+	FUNC_NONE,
+	FUNC_STACK,	/* the RIP line's, unless a boring frame; else the call trace's */
+	FUNC_TRACE,	/* the first frame of the call trace that is not boring */
+	FUNC_LOCKDEP,	/* the first ", at: FUNC" (the lock acquired), else the call trace's */
+	FUNC_WARN_AT,	/* the header's "at FILE:LINE FUNC+0x…": FUNC, else FILE:LINE */
+};
+
+/*
+ * A kind of kernel report, as syzkaller's pkg/report lists them: the line
+ * that starts it, its kind, and how its one-line title is made.
+ */
+struct signature {
+	const char *pattern;	/* anywhere in the line (timestamp dropped) … */
+	bool line_start;	/* … or only at its start */
+	const char *then;	/* and this later in the line (NULL: nothing more) */
+	enum crash_kind kind;
+	const char *title;	/* the title, or its start when text adds to it */
+	enum sig_text text;
+	enum sig_func func;
+};
+
+/*
+ * Tried in this order, the first match decides: a line can hold more than
+ * one pattern ("WARNING: possible circular locking …" also starts
+ * "WARNING: ", "BUG: soft lockup" also holds "BUG: ").
+ */
+static const struct signature signatures[] = {
+	{ "Kernel panic - not syncing: ", false, NULL, CK_PANIC,
+	  "kernel panic: ", TEXT_REST, FUNC_NONE },
+	{ "BUG: soft lockup", false, NULL, CK_SOFT_LOCKUP,
+	  "BUG: soft lockup", TEXT_NONE, FUNC_STACK },
+	{ "hard LOCKUP", false, NULL, CK_HARD_LOCKUP,
+	  "BUG: hard lockup", TEXT_NONE, FUNC_STACK },
+	{ "INFO: rcu_", false, "stall", CK_RCU_STALL,
+	  "INFO: rcu detected stall", TEXT_NONE, FUNC_STACK },
+	{ "INFO: task ", false, "blocked for more than", CK_HUNG_TASK,
+	  "INFO: task hung", TEXT_NONE, FUNC_TRACE },
+	{ "WARNING: possible circular locking dependency detected", false, NULL, CK_LOCKDEP,
+	  "possible deadlock", TEXT_NONE, FUNC_LOCKDEP },
+	{ "WARNING: possible recursive locking detected", false, NULL, CK_LOCKDEP,
+	  "possible deadlock", TEXT_NONE, FUNC_LOCKDEP },
+	{ "WARNING: inconsistent lock state", false, NULL, CK_LOCKDEP,
+	  "inconsistent lock state", TEXT_NONE, FUNC_LOCKDEP },
+	{ "WARNING: CPU: ", false, NULL, CK_WARNING,
+	  "WARNING", TEXT_NONE, FUNC_WARN_AT },
+	{ "BUG: KASAN: ", false, NULL, CK_KASAN,
+	  "KASAN: ", TEXT_REST, FUNC_NONE },
+	{ "BUG: kernel NULL pointer dereference", false, NULL, CK_OOPS,
+	  "BUG: kernel NULL pointer dereference", TEXT_NONE, FUNC_STACK },
+	{ "BUG: unable to handle page fault", false, NULL, CK_OOPS,
+	  "BUG: unable to handle kernel paging request", TEXT_NONE, FUNC_STACK },
+	{ "BUG: unable to handle kernel paging request", false, NULL, CK_OOPS,
+	  "BUG: unable to handle kernel paging request", TEXT_NONE, FUNC_STACK },
+	{ "general protection fault", false, NULL, CK_GPF,
+	  "general protection fault", TEXT_NONE, FUNC_STACK },
+	{ "kernel BUG at ", false, NULL, CK_BUG,
+	  "kernel BUG", TEXT_NONE, FUNC_STACK },
+	{ "BUG: ", false, NULL, CK_BUG,
+	  "BUG: ", TEXT_BUG_WHAT, FUNC_STACK },
+	{ "Oops: ", true, NULL, CK_OOPS,
+	  "Oops", TEXT_NONE, FUNC_STACK },
+	{ "WARNING: ", true, NULL, CK_WARNING,
+	  "WARNING: ", TEXT_REST, FUNC_NONE },
+};
+
+/* The signature a (stripped) line starts, or NULL; *end: just past its pattern. */
+static const struct signature *signature_of(const char *l, const char **end)
 {
-	if (have)
-		snprintf(r->signature, sizeof(r->signature), "%s in %s", what, func);
-	else
-		snprintf(r->signature, sizeof(r->signature), "%s", what);
-}
+	for (size_t k = 0; k < sizeof(signatures) / sizeof(signatures[0]); k++) {
+		const struct signature *sig = &signatures[k];
+		size_t n = strlen(sig->pattern);
+		const char *p = sig->line_start ? (strncmp(l, sig->pattern, n) ? NULL : l)
+						: strstr(l, sig->pattern);
 
-/* A title "WHAT in FUNC", FUNC from the RIP line, else the call trace. */
-static void title_from_stack(struct console_report *r, const struct lines *L, size_t i,
-			     const char *what)
-{
-	char f[128];
-	bool have = rip_func(L, i, f, sizeof(f)) || trace_func(L, i, f, sizeof(f));
-
-	title(r, what, have, f);
-}
-
-/* "WARNING: CPU: 0 PID: 1 at file.c:12 func+0x0/0x10" -> "WARNING in func". */
-static void warning_title(struct console_report *r, const char *l)
-{
-	const char *at = strstr(l, " at ");
-	char f[128];
-
-	if (at) {
-		const char *sym = strchr(at + 4, ' ');
-
-		if (sym && symbol_of(sym, f, sizeof(f))) {
-			title(r, "WARNING", true, f);
-			return;
-		}
-		snprintf(r->signature, sizeof(r->signature), "WARNING in %.*s",
-			 (int)strcspn(at + 4, " "), at + 4);
-		return;
+		if (!p || (sig->then && !strstr(p + n, sig->then)))
+			continue;
+		*end = p + n;
+		return sig;
 	}
-	title(r, "WARNING", false, NULL);
+	return NULL;
 }
 
-/* "BUG: scheduling while atomic: swapper/0/0x2" -> "BUG: scheduling while atomic". */
-static void generic_title(struct console_report *r, const struct lines *L, size_t i,
-			  const char *p)
+/*
+ * "scheduling while atomic: swapper/0/0x2" -> "scheduling while atomic";
+ * "workqueue lockup - pool cpus=1 …", "… at kernel/sched/core.c:9870":
+ * details, not the title; so are addresses and CPU numbers.
+ */
+static void bug_what(const char *p, char *out, size_t n)
 {
-	char what[160];
-
-	p += 5;	/* past "BUG: " */
-	snprintf(what, sizeof(what), "BUG: %.*s", (int)strcspn(p, ":,!("), p);
-	/* "… - pool cpus=1 …", "… at kernel/sched/core.c:9870": details, not the title. */
+	snprintf(out, n, "%.*s", (int)strcspn(p, ":,!("), p);
 	for (const char *const *cut = (const char *const[]){ " - ", " at ", NULL }; *cut; cut++) {
-		char *c = strstr(what, *cut);
+		char *c = strstr(out, *cut);
 
 		if (c)
 			*c = '\0';
 	}
-	what[strcspn(what, "0123456789")] = '\0';	/* drop addresses, CPU numbers */
-	while (strlen(what) && what[strlen(what) - 1] == ' ')
-		what[strlen(what) - 1] = '\0';
-	title_from_stack(r, L, i, what);
+	out[strcspn(out, "0123456789")] = '\0';
+	while (strlen(out) && out[strlen(out) - 1] == ' ')
+		out[strlen(out) - 1] = '\0';
 }
 
-/*
- * The report headers, in the order they are tried: a line can hold more than
- * one pattern ("WARNING: possible circular locking …" also starts
- * "WARNING: "), the first match decides.
- */
-enum header {
-	H_NONE, H_PANIC, H_SOFT_LOCKUP, H_HARD_LOCKUP, H_RCU_STALL, H_HUNG_TASK, H_DEADLOCK,
-	H_LOCK_STATE, H_WARNING_CPU, H_KASAN, H_NULL_DEREF, H_PAGING, H_GPF, H_KERNEL_BUG,
-	H_BUG, H_OOPS, H_WARNING,
-};
-
-static const enum crash_kind header_kind[] = {
-	[H_NONE] = CK_NONE, [H_PANIC] = CK_PANIC, [H_SOFT_LOCKUP] = CK_SOFT_LOCKUP,
-	[H_HARD_LOCKUP] = CK_HARD_LOCKUP, [H_RCU_STALL] = CK_RCU_STALL,
-	[H_HUNG_TASK] = CK_HUNG_TASK, [H_DEADLOCK] = CK_LOCKDEP, [H_LOCK_STATE] = CK_LOCKDEP,
-	[H_WARNING_CPU] = CK_WARNING, [H_KASAN] = CK_KASAN, [H_NULL_DEREF] = CK_OOPS,
-	[H_PAGING] = CK_OOPS, [H_GPF] = CK_GPF, [H_KERNEL_BUG] = CK_BUG, [H_BUG] = CK_BUG,
-	[H_OOPS] = CK_OOPS, [H_WARNING] = CK_WARNING,
-};
-
-/* Which header a (stripped) line is; *at points at the pattern where titles need it. */
-static enum header header_of(const char *l, const char **at)
+/* "WARNING: CPU: 0 PID: 1 at file.c:12 func+0x0/0x10": "func", else "file.c:12". */
+static bool warn_at_func(const char *l, char *out, size_t n)
 {
-	const char *p;
+	const char *at = strstr(l, " at "), *sym;
 
-	*at = l;
-	if ((p = strstr(l, "Kernel panic - not syncing: "))) {
-		*at = p + 28;
-		return H_PANIC;
-	}
-	if (strstr(l, "BUG: soft lockup"))
-		return H_SOFT_LOCKUP;
-	if (strstr(l, "hard LOCKUP"))
-		return H_HARD_LOCKUP;
-	if ((p = strstr(l, "INFO: rcu_")) && strstr(p, "stall"))
-		return H_RCU_STALL;
-	if (strstr(l, "INFO: task ") && strstr(l, "blocked for more than"))
-		return H_HUNG_TASK;
-	if (strstr(l, "WARNING: possible circular locking dependency detected") ||
-	    strstr(l, "WARNING: possible recursive locking detected"))
-		return H_DEADLOCK;
-	if (strstr(l, "WARNING: inconsistent lock state"))
-		return H_LOCK_STATE;
-	if ((p = strstr(l, "WARNING: CPU: "))) {
-		*at = p;
-		return H_WARNING_CPU;
-	}
-	if ((p = strstr(l, "BUG: KASAN: "))) {
-		*at = p + 5;
-		return H_KASAN;
-	}
-	if (strstr(l, "BUG: kernel NULL pointer dereference"))
-		return H_NULL_DEREF;
-	if (strstr(l, "BUG: unable to handle page fault") ||
-	    strstr(l, "BUG: unable to handle kernel paging request"))
-		return H_PAGING;
-	if (strstr(l, "general protection fault"))
-		return H_GPF;
-	if (strstr(l, "kernel BUG at "))
-		return H_KERNEL_BUG;
-	if ((p = strstr(l, "BUG: "))) {
-		*at = p;
-		return H_BUG;
-	}
-	if (!strncmp(l, "Oops: ", 6))
-		return H_OOPS;
-	if (!strncmp(l, "WARNING: ", 9))
-		return H_WARNING;
-	return H_NONE;
+	if (!at)
+		return false;
+	sym = strchr(at + 4, ' ');
+	if (sym && symbol_of(sym, out, n))
+		return true;
+	snprintf(out, n, "%.*s", (int)strcspn(at + 4, " "), at + 4);
+	return true;
 }
 
-/* Reports titled "WHAT in FUNC" from their RIP line or call trace. */
-static const char *const stack_title[] = {
-	[H_SOFT_LOCKUP] = "BUG: soft lockup", [H_HARD_LOCKUP] = "BUG: hard lockup",
-	[H_RCU_STALL] = "INFO: rcu detected stall",
-	[H_NULL_DEREF] = "BUG: kernel NULL pointer dereference",
-	[H_PAGING] = "BUG: unable to handle kernel paging request",
-	[H_GPF] = "general protection fault", [H_KERNEL_BUG] = "kernel BUG", [H_OOPS] = "Oops",
-};
+/* The function a report of signature sig, header at line i, is titled after. */
+static bool report_func(const struct signature *sig, const struct lines *L, size_t i,
+			char *out, size_t n)
+{
+	switch (sig->func) {
+	case FUNC_STACK:
+		return rip_func(L, i, out, n) || trace_func(L, i, out, n);
+	case FUNC_TRACE:
+		return trace_func(L, i, out, n);
+	case FUNC_LOCKDEP:
+		return lockdep_func(L, i, out, n);
+	case FUNC_WARN_AT:
+		return warn_at_func(L->s[i], out, n);
+	case FUNC_NONE:
+		break;
+	}
+	return false;
+}
 
 /* One line: is it a report header? Fill r (kind, signature) if so. */
 static bool classify(const struct lines *L, size_t i, struct console_report *r)
 {
-	const char *p;
-	enum header h = header_of(L->s[i], &p);
-	char f[128];
+	const char *end;
+	const struct signature *sig = signature_of(L->s[i], &end);
+	char text[sizeof(r->signature)] = "", f[128];
 
-	r->kind = header_kind[h];
-	switch (h) {
-	case H_NONE:
+	if (!sig)
 		return false;
-	case H_PANIC:
-		snprintf(r->signature, sizeof(r->signature), "kernel panic: %s", p);
-		break;
-	case H_HUNG_TASK:
-		title(r, "INFO: task hung", trace_func(L, i, f, sizeof(f)), f);
-		break;
-	case H_DEADLOCK:
-	case H_LOCK_STATE:
-		title(r, h == H_DEADLOCK ? "possible deadlock" : "inconsistent lock state",
-		      lockdep_func(L, i, f, sizeof(f)), f);
-		break;
-	case H_WARNING_CPU:
-		warning_title(r, p);
-		break;
-	case H_KASAN:
-	case H_WARNING:
-		snprintf(r->signature, sizeof(r->signature), "%s", p);
-		break;
-	case H_BUG:
-		generic_title(r, L, i, p);
-		break;
-	default:
-		title_from_stack(r, L, i, stack_title[h]);
-	}
+	r->kind = sig->kind;
+	if (sig->text == TEXT_REST)
+		snprintf(text, sizeof(text), "%s", end);
+	else if (sig->text == TEXT_BUG_WHAT)
+		bug_what(end, text, sizeof(text));
+	if (report_func(sig, L, i, f, sizeof(f)))
+		snprintf(r->signature, sizeof(r->signature), "%s%s in %s", sig->title, text, f);
+	else
+		snprintf(r->signature, sizeof(r->signature), "%s%s", sig->title, text);
 	return true;
 }
 
 enum crash_kind console_line_kind(const char *line)
 {
 	char buf[LINE_MAX_MATCH];
-	const char *at;
+	const char *end;
+	const struct signature *sig;
 
 	snprintf(buf, sizeof(buf), "%s", line);
 	buf[strcspn(buf, "\n")] = '\0';
-	return header_kind[header_of(strip_line(buf), &at)];
+	sig = signature_of(strip_line(buf), &end);
+	return sig ? sig->kind : CK_NONE;
 }
 
 /* The line at p, stripped for matching, into buf. */
@@ -411,11 +401,11 @@ static bool report_goes_on(const char *next)
 		return true;
 	/* An "---[ end trace" a few lines on, before anything else starts, closes this one. */
 	for (int k = 0; k < 8 && p; k++, p = next_line(p)) {
-		const char *l = stripped(p, buf, sizeof(buf)), *at;
+		const char *l = stripped(p, buf, sizeof(buf)), *end;
 
 		if (end_of_report(l))
 			return true;
-		if (header_of(l, &at) != H_NONE || strstr(l, "runner: "))
+		if (signature_of(l, &end) || strstr(l, "runner: "))
 			return false;
 	}
 	return false;

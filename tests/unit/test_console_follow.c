@@ -6,23 +6,20 @@
 
 #include <fcntl.h>
 
+#include "console_fixture.h"
 #include "console_follow.h"
 #include "console_scan.h"
-
-static const char *const fixtures[] = {
-	"clean.log", "gpf.log", "hung_task.log", "lockdep.log", "oops_null.log",
-	"panic_sysrq.log", "rcu_stall.log", "recursive_locking.log", "soft_lockup.log",
-	"test_action_warn.log", "warning.log", NULL,
-};
 
 /* Fed in pieces of any size, the follower finds what the whole-file scan finds. */
 static void test_follow_agrees_with_scan(void **s)
 {
 	static const size_t chunks[] = { 1, 3, 7, 64, 100000 };
+	struct dirent **fixtures;
+	int nfixtures = console_fixture_names(&fixtures);
 
 	(void)s;
-	for (const char *const *fx = fixtures; *fx; fx++) {
-		char *text = load_fixture("console", *fx);
+	for (int fx = 0; fx < nfixtures; fx++) {
+		char *text = console_fixture_text(fixtures[fx]->d_name);
 		struct console_report r;
 		int found = console_scan(text, &r);
 
@@ -42,7 +39,9 @@ static void test_follow_agrees_with_scan(void **s)
 				assert_int_equal(f.report_lineno, r.lineno);
 		}
 		free(text);
+		free(fixtures[fx]);
 	}
+	free(fixtures);
 }
 
 static void append(const char *path, const char *s, size_t n)
@@ -61,7 +60,7 @@ static void append(const char *path, const char *s, size_t n)
  */
 static void test_follow_file_reads_each_byte_once(void **s)
 {
-	char *text = load_fixture("console", "oops_null.log");
+	char *text = console_fixture_text("oops_null.log");
 	char tmpl[] = "/tmp/test_follow.XXXXXX", path[256];
 	struct console_follow f;
 	const char *p = text;
@@ -115,7 +114,7 @@ static const char *last_line(const char *s)
 
 static char *excerpt_of(const char *file)
 {
-	char *text = load_fixture("console", file), *ex;
+	char *text = console_fixture_text(file), *ex;
 	struct console_report r;
 
 	assert_int_equal(console_scan(text, &r), 1);
@@ -177,7 +176,7 @@ static void test_excerpt_lockup_and_stall(void **s)
 /* What follows a finished trace (the guest going on) stays out; a second stack stays in. */
 static void test_excerpt_stops_after_trace(void **s)
 {
-	char *text = load_fixture("console", "soft_lockup.log"), *more, *ex;
+	char *text = console_fixture_text("soft_lockup.log"), *more, *ex;
 	struct console_report r;
 
 	(void)s;

@@ -1,11 +1,12 @@
 /* Console classification against fixture consoles modeled on 6.1 output. */
 #include "testlib.h"
 
+#include "console_fixture.h"
 #include "console_scan.h"
 
 static void check(const char *file, enum crash_kind kind, const char *sig)
 {
-	char *text = load_fixture("console", file);
+	char *text = console_fixture_text(file);
 	struct console_report r;
 	int found = console_scan(text, &r);
 
@@ -21,6 +22,35 @@ static void check(const char *file, enum crash_kind kind, const char *sig)
 	assert_true(r.lineno > 0);
 }
 
+/* Every fixture is classified as its own header says ("# kind:", "# title:"). */
+static void test_every_fixture(void **s)
+{
+	struct dirent **names;
+	int n = console_fixture_names(&names);
+
+	(void)s;
+	for (int k = 0; k < n; k++) {
+		struct console_fixture fx;
+		struct console_report r;
+		int found;
+
+		console_fixture_load(names[k]->d_name, &fx);
+		found = console_scan(fx.text, &r);
+		print_message("%s: %s: %s\n", names[k]->d_name, crash_kind_name(r.kind), r.signature);
+		if (!fx.kind[0])
+			fail_msg("%s: no '# kind:' line", names[k]->d_name);
+		assert_string_equal(crash_kind_name(r.kind), fx.kind);
+		assert_int_equal(found, strcmp(fx.kind, "none") != 0);
+		if (found) {
+			assert_string_equal(r.signature, fx.title);
+			assert_true(r.lineno > 0);
+		}
+		free(fx.text);
+		free(names[k]);
+	}
+	free(names);
+}
+
 static void test_clean(void **s) { (void)s; check("clean.log", CK_NONE, NULL); }
 
 static void test_panic(void **s)
@@ -31,7 +61,7 @@ static void test_panic(void **s)
 
 static void test_oops(void **s)
 {
-	char *text = load_fixture("console", "oops_null.log");
+	char *text = console_fixture_text("oops_null.log");
 	struct console_report r;
 
 	(void)s;
@@ -110,6 +140,7 @@ static void test_inline_titles(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_fixture),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_panic),
 		cmocka_unit_test(test_oops),
