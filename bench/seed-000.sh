@@ -1,37 +1,51 @@
 #!/bin/bash
 # Seed 000 beside our measurement. Runs `htab-torture compare RUN --base before-000`
 # (table + RUN/compare.json), then prints the seed's own worst-case lines (a
-# 16-CPU machine, full map: its figures, quoted, never ours) and our ratio of
-# ops/s per CPU fixed / before-000 with its bootstrap CI, Welch p and the accelerator.
+# 16-CPU machine, full map: its figures, quoted, never ours; and its 48-CPU
+# benchmark per CPU) and our ratio of ops/s per CPU fixed / before-000 with its
+# bootstrap CI, Welch p and the accelerator.
+# The seed's figures are data in bench/seeds.tsv, one row per published per-CPU
+# line in the order printed, with the patch, list, date and the message quoted:
+#   seed patch list date quoted_from scenario machine_cpus phase cpu value unit
 # Usage: bench/seed-000.sh RUN_DIR   (make seed-000 runs the matrix first)
 # Exit: 0 printed; 1 compare found nothing to compare; 2 usage / bad RUN_DIR.
 set -u
 [ $# -eq 1 ] || { echo "usage: bench/seed-000.sh RUN_DIR" >&2; exit 2; }
 run=$(cd "$1" 2>/dev/null && pwd) || { echo "seed-000: RUN_DIR '$1': not a directory" >&2; exit 2; }
 cd "$(dirname "$0")/.." || exit 2
-seed=${SEED_FILE:-$(ls seeds/000-*.txt /work/shared/seeds/000-*.txt 2>/dev/null | head -n 1)}
+seeds=bench/seeds.tsv
 
 ./harness/htab-torture compare "$run" --base before-000 || exit $?
 
 echo
 echo "== seed 000 as its author reports it (real 16-CPU machine, map_perf_test 2048, full map):"
-if [ -r "$seed" ]; then
-	# The two "worst: no free" blocks: before the patch, then after. Per block: the
-	# first line verbatim and the range over its CPUs.
-	awk '/worst: no free/ { blk++; first[blk] = ""; next }
-	     blk && /worse hash_map_perf/ {
-		v = $(NF - 3)
-		if (first[blk] == "") { first[blk] = $0; top[blk] = v; lo[blk] = v; hi[blk] = v }
-		if (v < lo[blk]) lo[blk] = v; if (v > hi[blk]) hi[blk] = v; next }
-	     END { if (blk < 2) exit 1
-		printf "  before: %s   (all CPUs %d..%d)\n", first[1], lo[1], hi[1]
-		printf "  after:  %s  (all CPUs %d..%d)\n", first[2], lo[2], hi[2]
-		printf "  seed ratio after/before: %.1fx (first lines)\n", top[2] / top[1] }' "$seed" ||
-		echo "  (no 'worst: no free' blocks in $seed)"
-	echo "  source: $seed"
-else
-	echo "  (seed file not found; set SEED_FILE)"
-fi
+# The 16-CPU map_perf_test 2048 lines, before the patch then after: per phase
+# its first line as the seed prints it and the range over its CPUs.
+awk -F '\t' '$1 == "000" && $6 == "map_perf_test 2048 (full map)" && $7 == 16 {
+	p = $8; v = $10 + 0
+	if (!(p in top)) { top[p] = v; lo[p] = v; hi[p] = v; cpu[p] = $9
+		src = $2 " (" $3 ", " $4 ", " $5 ")" }
+	if (v < lo[p]) lo[p] = v; if (v > hi[p]) hi[p] = v }
+     END { if (!("before" in top) || !("after" in top)) exit 1
+	printf "  before: %d:worse hash_map_perf pre-alloc %d events per sec   (all CPUs %d..%d)\n", cpu["before"], top["before"], lo["before"], hi["before"]
+	printf "  after:  %d:worse hash_map_perf pre-alloc %d events per sec  (all CPUs %d..%d)\n", cpu["after"], top["after"], lo["after"], hi["after"]
+	printf "  seed ratio after/before: %.1fx (first lines)\n", top["after"] / top["before"]
+	printf "  source: %s\n", src }' "$seeds" ||
+	{ echo "seed-000: no seed 000 map_perf_test lines in $seeds" >&2; exit 2; }
+echo
+echo "== seed 000, 48-CPU machine, bench bpf-hashmap-full-update, events/s per CPU:"
+sort -t "$(printf '\t')" -k8,8 -k10,10n "$seeds" |
+awk -F '\t' '$1 == "000" && $6 == "bench bpf-hashmap-full-update" && $7 == 48 {
+	p = $8; v[p, ++n[p]] = $10; src = $2 " (" $3 ", " $4 ", " $5 ")" }
+     END { if (!("before" in n)) exit 1
+	for (p in n) { med[p] = n[p] % 2 ? v[p, (n[p] + 1) / 2] : (v[p, n[p] / 2] + v[p, n[p] / 2 + 1]) / 2
+		lo[p] = v[p, 1]; hi[p] = v[p, n[p]] }
+	split("before after after_head_first", order, " ")
+	for (k = 1; k <= 3; k++) if ((p = order[k]) in n)
+		printf "  %-16s median %.0f  (%d CPUs: %d..%d)\n", p, med[p], n[p], lo[p], hi[p]
+	printf "  seed ratio after/before: %.1fx (medians)\n", med["after"] / med["before"]
+	printf "  source: %s\n", src }' ||
+	{ echo "seed-000: no seed 000 48-CPU lines in $seeds" >&2; exit 2; }
 
 echo
 echo "== ours ($run):"

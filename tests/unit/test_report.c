@@ -379,7 +379,7 @@ static void test_problems_grouping(void **state)
 	g = &p.v[3];
 	assert_string_equal(g->verdict, "TIMEOUT");
 	assert_string_equal(g->title, "no console output for 126 s");
-	assert_string_equal(g->excerpt, "runner: insmod /work/main/kmod/htab_torture.ko workload=full_update");
+	assert_string_equal(g->excerpt, "runner: insmod /path/to/htab-torture/kmod/htab_torture.ko workload=full_update");
 	rep_problems_free(&p);
 	rep_run_free(&r);
 	rm_tree(dir);
