@@ -35,7 +35,7 @@ rc=$?
 } > "$out/samples.ndjson"
 kernel=$(jq -r .kernel_release "$cell"/r1_mod0.json)
 echo "# bench/driver: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $kernel, $(host_load "$cell")" | tee "$out/summary.txt"
-echo "# map hash prealloc max_entries $entries value 8 B, full; updates of absent keys (all E2BIG); $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
+echo "# map hash prealloc max_entries $entries value 16 B, full; updates of absent keys (all E2BIG); $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
 jq -rs -L "$BENCH_ROOT/bench/lib" --argjson n "$reps" 'include "stats";
 	def name: {mod0: "module full_update time_ops=0", mod1: "module full_update time_ops=1",
 		drv: "full_update_driver (bpf_loop)"}[.];

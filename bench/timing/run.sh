@@ -21,7 +21,7 @@ rc=$?
 [ $rc -eq 0 ] || { echo "bench/timing: guest exit $rc; see $cell/console.log $cell/guest.log" >&2; exit 1; }
 cs=$(sed -n 's/.*clocksource: Switched to clocksource \([a-z_-]*\).*/\1/p' "$cell/dmesg.txt" | tail -n 1)
 echo "# bench/timing: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $(jq -r .kernel_release "$cell/r1_t0s1.json"), clocksource ${cs:-?}${GUEST_APPEND:+, guest cmdline +\"$GUEST_APPEND\"}, $(host_load "$cell")" | tee "$out/summary.txt"
-echo "# workload $wl, map hash prealloc max_entries $entries value 8 B; $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
+echo "# workload $wl, map hash prealloc max_entries $entries value 16 B; $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
 for f in "$cell"/r*_t*s*.json; do
 	b=$(basename "$f" .json); r=${b%%_*}
 	jq -c --argjson r "${r#r}" '{s: "time_ops=\(.params.time_ops) time_sample=\(.params.time_sample)",
