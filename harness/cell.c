@@ -46,7 +46,7 @@ void install_stop_handlers(void)
  * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
  * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
  */
-static void plan_timeouts(const struct run_ctx *c, struct cell *cell)
+void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
 {
 	const struct run_opts *o = c->o;
 	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
@@ -129,7 +129,7 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	if (snprintf(cell->dir, sizeof(cell->dir), "%s/%s", c->out, cell->id) >=
 	    (int)sizeof(cell->dir))
 		return -1;
-	plan_timeouts(c, cell);
+	cell_plan_timeouts(c, cell);
 	cell->crash_grace_s = c->o->crash_grace_s;
 	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
 	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))

@@ -91,6 +91,13 @@ void install_stop_handlers(void);
 
 const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label);
 int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell);
+/*
+ * Part of cell_plan: timeout_s (the whole boot, or --timeout), quiet_s, and
+ * the runner's attach_timeout_s and run_timeout_s, from the accelerator (or
+ * --target host), the cell's vCPUs and noise, the bpftrace scripts and the
+ * duration.
+ */
+void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell);
 void cell_free(struct cell *cell);
 /* job.env and qemu.argv, after clearing what a previous unfinished boot left. */
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);

@@ -1,0 +1,118 @@
+/*
+ * The timeouts a cell is planned with (cell_plan_timeouts): the host-side
+ * limit of the whole boot, the console-silence limit, and the runner's
+ * attach and run limits, per accelerator, vCPUs, bpftrace scripts, noise and
+ * duration. The figures are the budgets cell.c documents, worked out by hand.
+ */
+#include "testlib.h"
+
+#include "cell.h"
+
+struct timeouts {
+	int host, quiet, attach, run;
+};
+
+/* accel, target_host, bpftrace scripts, duration and --timeout; then one cell. */
+static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt, int duration_s,
+			    int timeout_opt, int vcpus, const char *noise)
+{
+	struct run_opts o;
+	struct run_ctx c;
+	struct cell cell;
+
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	memset(&cell, 0, sizeof(cell));
+	o.timeout_s = timeout_opt;
+	c.o = &o;
+	c.accel = accel;
+	c.target_host = target_host;
+	c.bt_paths.n = nbt;
+	c.duration_s = duration_s;
+	cell.vcpus = vcpus;
+	cell.noise = noise;
+	cell_plan_timeouts(&c, &cell);
+	return (struct timeouts){ cell.timeout_s, cell.quiet_s, cell.attach_timeout_s,
+				  cell.run_timeout_s };
+}
+
+static void expect(struct timeouts got, int host, int quiet, int attach, int run)
+{
+	assert_int_equal(got.host, host);
+	assert_int_equal(got.quiet, quiet);
+	assert_int_equal(got.attach, attach);
+	assert_int_equal(got.run, run);
+}
+
+/*
+ * TCG: boot 60 + 3 s per vCPU, the first script 60 s and 15 s each more,
+ * run duration + 60 + 1 s per vCPU, 30 s to end; quiet 60 + the longest of
+ * boot, attach and duration + 30.
+ */
+static void test_tcg(void **s)
+{
+	(void)s;
+	/* boot 72, attach 60, run 3 + 64 = 67: 72 + 60 + 67 + 30; quiet 60 + 72 */
+	expect(plan(ACCEL_TCG, false, 1, 3, 0, 4, "none"), 229, 132, 60, 67);
+	/* 96 vCPUs: boot 348 dominates the quiet limit */
+	expect(plan(ACCEL_TCG, false, 1, 3, 0, 96, "none"), 348 + 60 + 159 + 30, 408, 60, 159);
+	/* three scripts: 60 + 15 + 15 */
+	expect(plan(ACCEL_TCG, false, 3, 3, 0, 2, "none"), 66 + 90 + 65 + 30, 60 + 90, 90, 65);
+	/* no bpftrace: nothing to attach, the runner still gets its 60 s default */
+	expect(plan(ACCEL_TCG, false, 0, 3, 0, 2, "none"), 66 + 0 + 65 + 30, 126, 60, 65);
+}
+
+/* Noise on every vCPU doubles the TCG attach budget, and only there. */
+static void test_noise_slows_attach_under_tcg(void **s)
+{
+	(void)s;
+	expect(plan(ACCEL_TCG, false, 1, 3, 0, 4, "cpu"), 72 + 120 + 67 + 30, 180, 120, 67);
+	expect(plan(ACCEL_TCG, false, 2, 3, 0, 4, "mixed"), 72 + 150 + 67 + 30, 210, 150, 67);
+	/* nothing attaches: nothing to double */
+	expect(plan(ACCEL_TCG, false, 0, 3, 0, 4, "cpu"), 72 + 0 + 67 + 30, 132, 60, 67);
+	/* KVM: noise does not matter */
+	expect(plan(ACCEL_KVM, false, 1, 10, 0, 16, "cpu"),
+	       plan(ACCEL_KVM, false, 1, 10, 0, 16, "none").host, 100, 30, 40);
+}
+
+/* KVM: boot 30 + vCPUs/2, the first script 30 s and 5 s each more, run duration + 30. */
+static void test_kvm(void **s)
+{
+	(void)s;
+	expect(plan(ACCEL_KVM, false, 1, 10, 0, 16, "none"), 38 + 30 + 40 + 30, 100, 30, 40);
+	expect(plan(ACCEL_KVM, false, 3, 10, 0, 16, "none"), 38 + 40 + 40 + 30, 100, 40, 40);
+	expect(plan(ACCEL_KVM, false, 0, 10, 0, 16, "none"), 38 + 0 + 40 + 30, 100, 60, 40);
+	/* a long run: the stress is the longest silence */
+	expect(plan(ACCEL_KVM, false, 1, 600, 0, 16, "none"), 38 + 30 + 630 + 30, 690, 30, 630);
+}
+
+/* --target host: 10 s for the runner to start, and the KVM figures otherwise. */
+static void test_target_host(void **s)
+{
+	(void)s;
+	/* the accelerator a host run has recorded does not make it TCG */
+	expect(plan(ACCEL_TCG, true, 1, 3, 0, 2, "cpu"), 10 + 30 + 33 + 30, 93, 30, 33);
+	/* quiet 60 + 33 would outlast the whole run: capped at it */
+	expect(plan(ACCEL_KVM, true, 0, 3, 0, 2, "none"), 10 + 0 + 33 + 30, 73, 60, 33);
+}
+
+/* --timeout replaces the host limit; the quiet limit never exceeds it. */
+static void test_timeout_option(void **s)
+{
+	(void)s;
+	expect(plan(ACCEL_TCG, false, 1, 3, 50, 4, "none"), 50, 50, 60, 67);
+	expect(plan(ACCEL_TCG, false, 1, 3, 1000, 4, "none"), 1000, 132, 60, 67);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tcg),
+		cmocka_unit_test(test_noise_slows_attach_under_tcg),
+		cmocka_unit_test(test_kvm),
+		cmocka_unit_test(test_target_host),
+		cmocka_unit_test(test_timeout_option),
+	};
+
+	return cmocka_run_group_tests_name("timeouts", tests, NULL, NULL);
+}
