@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compare.h"
-#include "merge.h"
-#include "report.h"
-#include "run.h"
+#include "compare/compare.h"
+#include "run/merge.h"
+#include "report/report.h"
+#include "run/run.h"
 
 static void usage(FILE *f)
 {

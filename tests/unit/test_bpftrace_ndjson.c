@@ -1,7 +1,7 @@
 /* bpftrace 0.17 -f json NDJSON: real output from a guest and from the host, and bad lines. */
 #include "testlib.h"
 
-#include "bpftrace_ndjson.h"
+#include "parse/bpftrace_ndjson.h"
 
 static int64_t value(const struct bt_output *o, const char *name, const char *key)
 {

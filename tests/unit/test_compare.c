@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "testlib.h"
-#include "compare.h"
+#include "compare/compare.h"
 
 #define FIX FIXTURES "/compare"
 

@@ -7,8 +7,8 @@
 #include <fcntl.h>
 
 #include "console_fixture.h"
-#include "console_follow.h"
-#include "console_scan.h"
+#include "parse/console_follow.h"
+#include "parse/console_scan.h"
 
 /* Fed in pieces of any size, the follower finds what the whole-file scan finds. */
 static void test_follow_agrees_with_scan(void **s)

@@ -2,7 +2,7 @@
 #include "testlib.h"
 
 #include "console_fixture.h"
-#include "console_scan.h"
+#include "parse/console_scan.h"
 
 static void check(const char *file, enum crash_kind kind, const char *sig)
 {

@@ -2,7 +2,7 @@
 #include <math.h>
 #include "testlib.h"
 
-#include "histogram.h"
+#include "lib/histogram.h"
 
 static void test_two_log2_buckets(void **s)
 {

@@ -6,12 +6,13 @@
 #include <sys/stat.h>
 #include "testlib.h"
 
-#include "cli.h"
-#include "kernels.h"
-#include "matrix.h"
-#include "noise.h"
-#include "progress.h"
-#include "target_host.h"
+#include "run/cli.h"
+#include "run/kernels.h"
+#include "run/matrix.h"
+#include "rundir/cell_id.h"
+#include "run/noise.h"
+#include "run/progress.h"
+#include "run/target_host.h"
 
 static void opts(struct run_opts *o, const char *cpus, const char *workloads, const char *kernels,
 		 const char *noises, int repeat)

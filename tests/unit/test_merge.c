@@ -11,9 +11,9 @@
 #include <ftw.h>
 #include "testlib.h"
 
-#include "cli.h"
-#include "matrix.h"
-#include "merge.h"
+#include "run/cli.h"
+#include "run/matrix.h"
+#include "run/merge.h"
 
 static char tmp[] = "/tmp/test_merge.XXXXXX";
 

@@ -1,7 +1,7 @@
 /* module.json (debugfs htab_torture/results) parsing. */
 #include "testlib.h"
 
-#include "module_json.h"
+#include "parse/module_json.h"
 
 static void test_real_full_update(void **s)
 {

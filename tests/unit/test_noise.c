@@ -5,7 +5,7 @@
  */
 #include "testlib.h"
 
-#include "noise.h"
+#include "run/noise.h"
 
 #define TAIL " --metrics-brief --yaml noise.yaml -t 77s"
 

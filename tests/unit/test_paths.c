@@ -2,7 +2,7 @@
 #include <sys/stat.h>
 #include "testlib.h"
 
-#include "paths.h"
+#include "run/paths.h"
 
 static char root[] = "/tmp/ht_sysroot_XXXXXX";
 

@@ -16,14 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bpftrace_ndjson.h"
-#include "csv.h"
-#include "histogram.h"
-#include "report.h"
-#include "report_hist_text.h"
-#include "report_model.h"
-#include "report_out.h"
-#include "util.h"
+#include "parse/bpftrace_ndjson.h"
+#include "lib/csv.h"
+#include "lib/histogram.h"
+#include "report/report.h"
+#include "report/report_hist_text.h"
+#include "rundir/run_load.h"
+#include "report/report_out.h"
+#include "lib/util.h"
 
 static const char *fixtures(void)
 {

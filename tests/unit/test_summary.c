@@ -12,7 +12,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "summary.h"
+#include "rundir/summary.h"
 
 static json_t *cell(const char *kernel, int repeat, const char *verdict, double ops)
 {

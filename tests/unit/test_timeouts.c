@@ -6,7 +6,7 @@
  */
 #include "testlib.h"
 
-#include "cell.h"
+#include "run/cell.h"
 
 struct timeouts {
 	int host, quiet, attach, run;

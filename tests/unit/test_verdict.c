@@ -2,8 +2,8 @@
 #include <math.h>
 #include "testlib.h"
 
-#include "cell_json.h"
-#include "verdict.h"
+#include "run/cell_json.h"
+#include "run/verdict.h"
 
 static struct module_result ok_module(void)
 {

@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 /* FIXTURES/<dir>/<name>, whole; fails the test if missing. */
 static inline char *load_fixture(const char *dir, const char *name)

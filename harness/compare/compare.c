@@ -1,0 +1,572 @@
+/*
+ * compare: match cell groups of two sides and test every metric.
+ * A group is the PASS repeats of one (vcpus, workload, kernel, noise, fault,
+ * params); params are the module parameters the harness asked for (cell.json
+ * "modparams") other than workload, duration and fault, so a map_type or
+ * prealloc change never pairs up with a default run. Cells of different
+ * faults never pair, except with --base-fault (one run: each fault against
+ * the base fault, same kernel).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+const char *const cmp_verdict_names[CV_NR] = { "FAIL", "CRASH", "TIMEOUT", "SKIP", "INCOMPLETE" };
+
+struct bucket {
+	int vcpus;
+	const char *workload, *kernel, *noise, *fault;
+	char *params;
+	const struct rep_cell **cells;
+	size_t n;
+	bool matched;
+};
+
+struct side {
+	struct bucket *b;
+	size_t n;
+};
+
+static char *own(struct cmp_result *res, char *s)
+{
+	char **v;
+
+	if (!s)
+		return NULL;
+	v = realloc(res->owned, (res->nowned + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return NULL;
+	}
+	res->owned = v;
+	v[res->nowned++] = s;
+	return s;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "map_type=hash prealloc=0", sorted; "" for the module's defaults. */
+static char *cell_params(const struct rep_cell *c)
+{
+	json_t *mp = json_object_get(c->cell_json, "modparams"), *v;
+	struct strv sv = { 0 };
+	size_t i, len = 1;
+	char *s;
+
+	if (!mp && c->summary_cell)
+		mp = json_object_get(c->summary_cell, "modparams");
+	json_array_foreach(mp, i, v) {
+		const char *p = json_string_value(v);
+
+		if (p && strncmp(p, "workload=", 9) && strncmp(p, "duration_ms=", 12) &&
+		    strncmp(p, "fault=", 6))
+			strv_push(&sv, p);
+	}
+	if (sv.n)
+		qsort(sv.v, sv.n, sizeof(char *), str_cmp);
+	for (i = 0; i < sv.n; i++)
+		len += strlen(sv.v[i]) + 1;
+	s = calloc(1, len);
+	for (i = 0; s && i < sv.n; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, sv.v[i]);
+	}
+	strv_free(&sv);
+	return s;
+}
+
+/* kernel, fault NULL: not part of the key. */
+static bool same_key(const struct bucket *x, int vcpus, const char *workload,
+		     const char *kernel, const char *noise, const char *fault, const char *params)
+{
+	return x->vcpus == vcpus && !strcmp(x->workload, workload) &&
+	       (!kernel || !strcmp(x->kernel, kernel)) && !strcmp(x->noise, noise) &&
+	       (!fault || !strcmp(x->fault, fault)) && !strcmp(x->params, params);
+}
+
+/* The cells of run r (only kernel k / fault f when set), bucketed by key. */
+static int side_collect(struct side *s, const struct rep_run *r, const char *k, const char *f)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct rep_cell *c = &r->cells[i];
+		struct bucket *x = NULL;
+		char *params;
+
+		if ((k && strcmp(c->kernel, k)) || (f && strcmp(c->fault, f)))
+			continue;
+		params = cell_params(c);
+		if (!params)
+			return -1;
+		for (size_t j = 0; j < s->n && !x; j++)
+			if (same_key(&s->b[j], c->vcpus, c->workload, c->kernel, c->noise, c->fault,
+				     params))
+				x = &s->b[j];
+		if (x) {
+			free(params);
+		} else {
+			struct bucket *nb = realloc(s->b, (s->n + 1) * sizeof(*nb));
+
+			if (!nb) {
+				free(params);
+				return -1;
+			}
+			s->b = nb;
+			x = &nb[s->n++];
+			memset(x, 0, sizeof(*x));
+			x->vcpus = c->vcpus;
+			x->workload = c->workload;
+			x->kernel = c->kernel;
+			x->noise = c->noise;
+			x->fault = c->fault;
+			x->params = params;
+		}
+		const struct rep_cell **nc = realloc(x->cells, (x->n + 1) * sizeof(*nc));
+
+		if (!nc)
+			return -1;
+		x->cells = nc;
+		nc[x->n++] = c;
+	}
+	return 0;
+}
+
+static void side_free(struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->b[i].params);
+		free(s->b[i].cells);
+	}
+	free(s->b);
+}
+
+static bool is_pass(const struct rep_cell *c)
+{
+	return c->verdict && !strcmp(c->verdict, "PASS");
+}
+
+static void count_cells(struct cmp_count *cnt, const struct bucket *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		const char *v = x->cells[i]->verdict;
+		int k = CV_INCOMPLETE;
+
+		cnt->cells++;
+		if (is_pass(x->cells[i])) {
+			cnt->pass++;
+			continue;
+		}
+		for (int j = 0; j < CV_NR; j++)
+			if (v && !strcmp(v, cmp_verdict_names[j]))
+				k = j;
+		cnt->excluded[k]++;
+	}
+}
+
+/* What a metric reads from one cell; NAN when the cell did not measure it. */
+typedef double (*metric_fn)(const struct rep_cell *c, const char *op);
+
+static double m_ops(const struct rep_cell *c, const char *op)
+{
+	(void)op;
+	return c->has_module ? c->ops_per_sec : NAN;
+}
+
+static double m_ops_cpu(const struct rep_cell *c, const char *op)
+{
+	(void)op;
+	return c->has_module ? c->evs_per_cpu : NAN;
+}
+
+static double hist_p(const struct rep_hist *h, double p)
+{
+	return h && h->h.count ? hist_percentile(&h->h, p) : NAN;
+}
+
+static double m_pop_p50(const struct rep_cell *c, const char *op)
+{
+	(void)op;
+	return hist_p(rep_cell_pop(c), 50);
+}
+
+static double m_pop_p99(const struct rep_cell *c, const char *op)
+{
+	(void)op;
+	return hist_p(rep_cell_pop(c), 99);
+}
+
+static double m_lat_p50(const struct rep_cell *c, const char *op)
+{
+	return hist_p(rep_find_hist(c->lat, c->nlat, NULL, op), 50);
+}
+
+static double m_lat_p99(const struct rep_cell *c, const char *op)
+{
+	return hist_p(rep_find_hist(c->lat, c->nlat, NULL, op), 99);
+}
+
+static int sample_of(struct cmp_sample *s, const struct bucket *x, metric_fn fn, const char *op)
+{
+	s->v = calloc(x->n ? x->n : 1, sizeof(double));
+	if (!s->v)
+		return -1;
+	for (size_t i = 0; i < x->n; i++) {
+		double v;
+
+		if (!is_pass(x->cells[i]))
+			continue;
+		v = fn(x->cells[i], op);
+		if (isfinite(v))
+			s->v[s->n++] = v;
+	}
+	rep_stat_of(&s->st, s->v, s->n);
+	return 0;
+}
+
+static void row_test(struct cmp_row *r, const struct cmp_result *res)
+{
+	const struct rep_stat *a = &r->a.st, *b = &r->b.st;
+	size_t n = a->n < b->n ? a->n : b->n;
+
+	r->ratio = a->mean != 0 ? b->mean / a->mean : NAN;
+	r->change_pct = a->mean != 0 ? (b->mean - a->mean) / fabs(a->mean) * 100 : NAN;
+	r->w.t = r->w.df = r->w.p = r->ci_lo = r->ci_hi = NAN;
+	if (!a->n || !b->n) {
+		snprintf(r->note, sizeof(r->note), "not measured in %s", a->n ? "B" : "A");
+		return;
+	}
+	if (n < CMP_MIN_REPEATS) {
+		snprintf(r->note, sizeof(r->note), "too few repeats (n=%zu)", n);
+		return;
+	}
+	r->tested = true;
+	st_welch_test(a->mean, a->sd, a->n, b->mean, b->sd, b->n, &r->w);
+	r->significant = r->w.p < res->alpha;
+	if (st_bootstrap_ratio_ci(r->a.v, r->a.n, r->b.v, r->b.n, 1 - res->alpha,
+				  res->resamples, res->seed, &r->ci_lo, &r->ci_hi))
+		snprintf(r->note, sizeof(r->note), "no ratio CI (base mean 0)");
+}
+
+static int add_row(struct cmp_result *res, struct cmp_group *g, const struct bucket *xa,
+		   const struct bucket *xb, const char *name, const char *unit,
+		   metric_fn fn, const char *op)
+{
+	struct cmp_row r = { .unit = unit }, *nr;
+
+	if (sample_of(&r.a, xa, fn, op) || sample_of(&r.b, xb, fn, op))
+		goto drop;
+	if (!r.a.n && !r.b.n)
+		goto drop;	/* not measured on either side (e.g. --bpftrace none) */
+	r.name = own(res, strdup(name));
+	nr = r.name ? realloc(g->rows, (g->nrows + 1) * sizeof(*nr)) : NULL;
+	if (!nr)
+		goto fail;
+	row_test(&r, res);
+	g->rows = nr;
+	nr[g->nrows++] = r;
+	return 0;
+drop:
+	free(r.a.v);
+	free(r.b.v);
+	return r.a.v && r.b.v ? 0 : -1;
+fail:
+	free(r.a.v);
+	free(r.b.v);
+	return -1;
+}
+
+/* Module latency ops measured by any cell of either side, in first-seen order. */
+static void lat_ops(const struct bucket *xa, const struct bucket *xb, struct strv *ops)
+{
+	const struct bucket *xs[2] = { xa, xb };
+
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < xs[s]->n; i++)
+			for (size_t j = 0; j < xs[s]->cells[i]->nlat; j++) {
+				const char *op = xs[s]->cells[i]->lat[j].name;
+				bool seen = false;
+
+				for (size_t k = 0; k < ops->n; k++)
+					seen |= !strcmp(ops->v[k], op);
+				if (!seen)
+					strv_push(ops, op);
+			}
+}
+
+static int add_group(struct cmp_result *res, const struct bucket *xa, const struct bucket *xb)
+{
+	struct cmp_group *g, *ng = realloc(res->g, (res->ng + 1) * sizeof(*ng));
+	struct strv ops = { 0 };
+	char name[160];
+	int err = 0;
+
+	if (!ng)
+		return -1;
+	res->g = ng;
+	g = &ng[res->ng++];
+	memset(g, 0, sizeof(*g));
+	g->vcpus = xa->vcpus;
+	g->workload = xa->workload;
+	g->noise = xa->noise;
+	g->params = own(res, strdup(xa->params));
+	g->kernel_a = xa->kernel;
+	g->kernel_b = xb->kernel;
+	g->fault_a = xa->fault;
+	g->fault_b = xb->fault;
+	count_cells(&g->ca, xa);
+	count_cells(&g->cb, xb);
+	err |= add_row(res, g, xa, xb, "module.ops_per_sec", "ops/s", m_ops, NULL);
+	err |= add_row(res, g, xa, xb, "module.ops_per_sec_per_cpu", "ops/s", m_ops_cpu, NULL);
+	err |= add_row(res, g, xa, xb, "bpftrace.pop.p50", "ns", m_pop_p50, NULL);
+	err |= add_row(res, g, xa, xb, "bpftrace.pop.p99", "ns", m_pop_p99, NULL);
+	lat_ops(xa, xb, &ops);
+	for (size_t i = 0; i < ops.n && !err; i++) {
+		snprintf(name, sizeof(name), "module.%s.p50", ops.v[i]);
+		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p50, ops.v[i]);
+		snprintf(name, sizeof(name), "module.%s.p99", ops.v[i]);
+		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p99, ops.v[i]);
+	}
+	strv_free(&ops);
+	return err ? -1 : 0;
+}
+
+static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
+{
+	char *t;
+	int err;
+
+	bool f = strcmp(x->fault, "none");
+
+	if (asprintf(&t, "v%d %s%s%s noise=%s%s%s%s%s", x->vcpus, x->workload,
+			  with_kernel ? " kernel=" : "", with_kernel ? x->kernel : "",
+			  x->noise, f ? " fault=" : "", f ? x->fault : "",
+			  *x->params ? " " : "", x->params) < 0)
+		return -1;
+	for (size_t i = 0; i < sv->n; i++)
+		if (!strcmp(sv->v[i], t)) {	/* the base side, once per other kernel */
+			free(t);
+			return 0;
+		}
+	err = strv_push(sv, t);
+	free(t);
+	return err;
+}
+
+static void side_accel(char *out, size_t n, const struct side *s, bool *tcg)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i].n; j++) {
+			const char *acc = s->b[i].cells[j]->accel;
+			size_t l = strlen(acc);
+			const char *p = strstr(out, acc);
+
+			*tcg |= !strcmp(acc, "tcg");
+			if (p && (p == out || p[-1] == ',') && (p[l] == 0 || p[l] == ','))
+				continue;
+			snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", acc);
+		}
+}
+
+static size_t side_excluded(const struct side *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i].n; j++)
+			k += !is_pass(s->b[i].cells[j]);
+	return k;
+}
+
+/*
+ * Pair sa's buckets with sb's. with_kernel: the kernel is part of the key;
+ * show_kernel: name it in the unmatched lists.
+ */
+static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
+		      bool with_kernel, bool show_kernel, bool with_fault)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < sa->n && !err; i++) {
+		struct bucket *xa = &sa->b[i];
+
+		for (size_t j = 0; j < sb->n && !xa->matched; j++) {
+			struct bucket *xb = &sb->b[j];
+
+			if (xb->matched || !same_key(xb, xa->vcpus, xa->workload,
+						     with_kernel ? xa->kernel : NULL, xa->noise,
+						     with_fault ? xa->fault : NULL, xa->params))
+				continue;
+			xa->matched = xb->matched = true;
+			err = add_group(res, xa, xb);
+		}
+		if (!xa->matched && !err)
+			err = key_text(&res->only_a, xa, show_kernel);
+	}
+	for (size_t j = 0; j < sb->n && !err; j++)
+		if (!sb->b[j].matched)
+			err = key_text(&res->only_b, &sb->b[j], show_kernel);
+	side_accel(res->accel_a, sizeof(res->accel_a), sa, &res->tcg);
+	side_accel(res->accel_b, sizeof(res->accel_b), sb, &res->tcg);
+	res->excluded_a += side_excluded(sa);
+	res->excluded_b += side_excluded(sb);
+	return err;
+}
+
+const char *cmp_first_kernel(const struct rep_run *r)
+{
+	json_t *sc;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->summary, "cells"), i, sc) {
+		const char *k = json_string_value(json_object_get(sc, "kernel"));
+
+		for (size_t j = 0; k && j < r->nkernels; j++)
+			if (!strcmp(r->kernels[j], k))
+				return r->kernels[j];
+	}
+	return r->nkernels ? r->kernels[0] : NULL;
+}
+
+static const char *base_name(const char *dir)
+{
+	size_t n = strlen(dir);
+	const char *p;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	p = memrchr(dir, '/', n);
+	return p ? p + 1 : dir;
+}
+
+static void init_result(struct cmp_result *res, const struct cmp_opts *o)
+{
+	memset(res, 0, sizeof(*res));
+	res->alpha = o->alpha;
+	res->resamples = o->resamples;
+	res->seed = o->seed;
+}
+
+static int build_runs(struct cmp_result *res, const struct rep_run *a, const struct rep_run *b)
+{
+	struct side sa = { 0 }, sb = { 0 };
+	/* Runs of one kernel each: the kernels are what is compared, not a key. */
+	bool with_kernel = !(a->nkernels == 1 && b->nkernels == 1);
+	int err;
+
+	res->mode = "runs";
+	res->dir_a = a->dir;
+	res->dir_b = b->dir;
+	res->label_a = own(res, strndup(base_name(a->dir), strcspn(base_name(a->dir), "/")));
+	res->label_b = own(res, strndup(base_name(b->dir), strcspn(base_name(b->dir), "/")));
+	err = !res->label_a || !res->label_b || side_collect(&sa, a, NULL, NULL) ||
+	      side_collect(&sb, b, NULL, NULL) ||
+	      pair_sides(res, &sa, &sb, with_kernel, with_kernel, true);
+	side_free(&sa);
+	side_free(&sb);
+	return err ? -1 : 0;
+}
+
+static int build_kernels(struct cmp_result *res, const struct rep_run *a, const char *base)
+{
+	struct side sa = { 0 };
+	int err = side_collect(&sa, a, base, NULL);
+
+	res->mode = "kernels";
+	res->dir_a = res->dir_b = a->dir;
+	res->label_a = base;
+	res->label_b = NULL;
+	for (size_t k = 0; k < a->nkernels && !err; k++) {
+		struct side sb = { 0 };
+
+		if (!strcmp(a->kernels[k], base))
+			continue;
+		if (!res->label_b)
+			res->label_b = a->kernels[k];
+		for (size_t i = 0; i < sa.n; i++)
+			sa.b[i].matched = false;
+		err = side_collect(&sb, a, a->kernels[k], NULL) ||
+		      pair_sides(res, &sa, &sb, false, true, true);
+		side_free(&sb);
+	}
+	/* pair_sides counted the base side once per other kernel */
+	res->excluded_a = side_excluded(&sa);
+	side_free(&sa);
+	return err ? -1 : 0;
+}
+
+/* One run, --base-fault: each other fault's cells against the base fault's, kernel by kernel. */
+static int build_faults(struct cmp_result *res, const struct rep_run *a, const char *base)
+{
+	struct side sa = { 0 };
+	struct strv faults = { 0 };
+	int err = side_collect(&sa, a, NULL, base);
+
+	res->mode = "faults";
+	res->dir_a = res->dir_b = a->dir;
+	res->label_a = base;
+	res->label_b = NULL;
+	err |= cmp_run_faults(a, &faults);
+	for (size_t k = 0; k < faults.n && !err; k++) {
+		struct side sb = { 0 };
+
+		if (!strcmp(faults.v[k], base))
+			continue;
+		if (!res->label_b)
+			res->label_b = own(res, strdup(faults.v[k]));
+		for (size_t i = 0; i < sa.n; i++)
+			sa.b[i].matched = false;
+		err = side_collect(&sb, a, NULL, faults.v[k]) ||
+		      pair_sides(res, &sa, &sb, true, a->nkernels > 1, false);
+		side_free(&sb);
+	}
+	res->excluded_a = side_excluded(&sa);
+	strv_free(&faults);
+	side_free(&sa);
+	return err ? -1 : 0;
+}
+
+int cmp_run_faults(const struct rep_run *r, struct strv *out)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < out->n && !seen; k++)
+			seen = !strcmp(out->v[k], r->cells[i].fault);
+		if (!seen && strv_push(out, r->cells[i].fault))
+			return -1;
+	}
+	return 0;
+}
+
+int cmp_build(struct cmp_result *res, const struct rep_run *a, const struct rep_run *b,
+	      const char *base, const struct cmp_opts *o)
+{
+	init_result(res, o);
+	if (b)
+		return build_runs(res, a, b);
+	return o->base_fault ? build_faults(res, a, o->base_fault) : build_kernels(res, a, base);
+}
+
+void cmp_result_free(struct cmp_result *res)
+{
+	for (size_t i = 0; i < res->ng; i++) {
+		for (size_t j = 0; j < res->g[i].nrows; j++) {
+			free(res->g[i].rows[j].a.v);
+			free(res->g[i].rows[j].b.v);
+		}
+		free(res->g[i].rows);
+	}
+	free(res->g);
+	strv_free(&res->only_a);
+	strv_free(&res->only_b);
+	for (size_t i = 0; i < res->nowned; i++)
+		free(res->owned[i]);
+	free(res->owned);
+	memset(res, 0, sizeof(*res));
+}

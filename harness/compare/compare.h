@@ -1,0 +1,101 @@
+/*
+ * `htab-torture compare`: two runs side by side (RUN_A RUN_B), or one run's
+ * kernels against its base kernel, LKP-style: per matching cell group and
+ * metric, mean ± stddev over the PASS repeats of each side, %change, Welch's
+ * t-test p-value and a bootstrap CI of the ratio of means.
+ */
+#ifndef HT_COMPARE_H
+#define HT_COMPARE_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "rundir/run_load.h"
+#include "lib/welch_bootstrap.h"
+#include "lib/util.h"
+
+/* Fewer PASS samples than this on a side: no test, "too few repeats (n=1)". */
+#define CMP_MIN_REPEATS 2
+
+enum cmp_verdict { CV_FAIL, CV_CRASH, CV_TIMEOUT, CV_SKIP, CV_INCOMPLETE, CV_NR };
+extern const char *const cmp_verdict_names[CV_NR];
+
+struct cmp_opts {
+	const char *run_a, *run_b;	/* run_b NULL: across the kernels of run_a */
+	const char *base;		/* one-run mode: the base kernel; NULL = first */
+	const char *base_fault;		/* one-run mode: every fault against this one */
+	const char *json;		/* NULL: default (see cmp_default_json); "-": stdout */
+	double alpha;			/* significance level, and CI level 1 - alpha */
+	unsigned resamples;
+	uint64_t seed;
+};
+
+struct cmp_sample {
+	double *v;			/* PASS cells' values, NAN-free */
+	size_t n;
+	struct rep_stat st;
+};
+
+struct cmp_row {
+	const char *name;		/* "module.ops_per_sec_per_cpu", … (owned) */
+	const char *unit;		/* "ops/s", "ns" */
+	struct cmp_sample a, b;
+	double change_pct;		/* (mean_b - mean_a) / mean_a × 100; NAN if mean_a 0 */
+	double ratio;			/* mean_b / mean_a */
+	bool tested, significant;	/* significant: Welch p < alpha */
+	struct st_welch w;
+	double ci_lo, ci_hi;		/* bootstrap CI of ratio at 1 - alpha */
+	char note[64];			/* "too few repeats (n=1)" when not tested */
+};
+
+struct cmp_count {
+	size_t cells, pass;
+	size_t excluded[CV_NR];
+};
+
+struct cmp_group {
+	int vcpus;
+	const char *workload, *noise, *params;	/* borrowed from the runs / owned (params) */
+	const char *kernel_a, *kernel_b;
+	const char *fault_a, *fault_b;	/* equal except with --base-fault */
+	struct cmp_count ca, cb;
+	struct cmp_row *rows;
+	size_t nrows;
+};
+
+struct cmp_result {
+	const char *mode;		/* "runs", "kernels" or "faults" */
+	const char *dir_a, *dir_b;
+	const char *label_a, *label_b;	/* column heads: run names, or base/other kernel */
+	double alpha;
+	unsigned resamples;
+	uint64_t seed;
+	char accel_a[64], accel_b[64];	/* distinct accels of the compared cells, "tcg,kvm" */
+	bool tcg;
+	struct cmp_group *g;
+	size_t ng;
+	struct strv only_a, only_b;	/* group keys without a partner */
+	size_t excluded_a, excluded_b;	/* non-PASS cells left out, whole sides */
+	char **owned;			/* strings the result owns */
+	size_t nowned;
+};
+
+/*
+ * Compare two loaded runs (b == NULL: the kernels of a against base, or with
+ * o->base_fault the faults of a against that one). 0 ok, -1 no memory.
+ */
+int cmp_build(struct cmp_result *res, const struct rep_run *a, const struct rep_run *b,
+	      const char *base, const struct cmp_opts *o);
+void cmp_result_free(struct cmp_result *res);
+/* The run's base kernel: summary.json's first kernel (the --kernel order), else the first seen. */
+const char *cmp_first_kernel(const struct rep_run *r);
+
+/* The distinct faults of a run's cells, first seen first. */
+int cmp_run_faults(const struct rep_run *r, struct strv *out);
+
+void cmp_print(FILE *f, const struct cmp_result *res);
+json_t *cmp_to_json(const struct cmp_result *res);
+
+/* 0 success, 1 nothing matched / output not written, 2 usage or bad run directory. */
+int cmd_compare(int argc, char **argv);
+#endif

@@ -1,0 +1,250 @@
+/*
+ * compare's outputs: the LKP-style terminal table (base mean ±%stddev,
+ * %change, compare mean ±%stddev, metric; a units row; * marks p < alpha)
+ * and compare.json (FORMAT.md, "compare").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+static const char *fmt_num(char *buf, size_t n, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) >= 1000)
+		snprintf(buf, n, "%.0f", v);
+	else if (fabs(v) >= 10)
+		snprintf(buf, n, "%.1f", v);
+	else
+		snprintf(buf, n, "%.3g", v);
+	return buf;
+}
+
+static const char *fmt_sd(char *buf, size_t n, const struct rep_stat *s)
+{
+	if (!s->n || s->mean == 0 || !isfinite(s->sd))
+		snprintf(buf, n, "     ");
+	else
+		snprintf(buf, n, "±%3.0f%%", s->sd / fabs(s->mean) * 100);
+	return buf;
+}
+
+static const char *fmt_p(char *buf, size_t n, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, n, "-");
+	else if (p < 0.001)
+		snprintf(buf, n, "<0.001");
+	else
+		snprintf(buf, n, "%.3f", p);
+	return buf;
+}
+
+static void excluded_text(char *buf, size_t n, const struct cmp_count *c)
+{
+	buf[0] = 0;
+	for (int i = 0; i < CV_NR; i++)
+		if (c->excluded[i])
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%zu %s", *buf ? ", " : "",
+				 c->excluded[i], cmp_verdict_names[i]);
+}
+
+static void side_text(char *buf, size_t n, const struct cmp_count *c)
+{
+	char ex[128];
+
+	excluded_text(ex, sizeof(ex), c);
+	snprintf(buf, n, "%zu PASS%s%s%s", c->pass, *ex ? " (excluded: " : "", ex,
+		 *ex ? ")" : "");
+}
+
+/* sd columns are 5 display columns ("±  2%": ± is two bytes), printed with %s. */
+#define ROW "%14s %s  %9s%1s %14s %s  %8s  %-16s  %s\n"
+
+static void print_row(FILE *f, const struct cmp_row *r)
+{
+	char am[32], asd[16], ch[32], bm[32], bsd[16], p[32], ci[64], metric[128];
+
+	fmt_num(am, sizeof(am), r->a.st.mean);
+	fmt_num(bm, sizeof(bm), r->b.st.mean);
+	fmt_sd(asd, sizeof(asd), &r->a.st);
+	fmt_sd(bsd, sizeof(bsd), &r->b.st);
+	if (isfinite(r->change_pct))
+		snprintf(ch, sizeof(ch), "%+.1f%%", r->change_pct);
+	else
+		snprintf(ch, sizeof(ch), "-");
+	snprintf(metric, sizeof(metric), "%s [%s]", r->name, r->unit);
+	if (!r->tested) {
+		fprintf(f, "%14s %s  %9s  %14s %s  %-26s  %s\n", am, asd, ch, bm, bsd,
+			r->note, metric);
+		return;
+	}
+	fmt_p(p, sizeof(p), r->w.p);
+	if (isfinite(r->ci_lo))
+		snprintf(ci, sizeof(ci), "[%.3g, %.3g]", r->ci_lo, r->ci_hi);
+	else
+		snprintf(ci, sizeof(ci), "%s", r->note);
+	fprintf(f, ROW, am, asd, ch, r->significant ? "*" : "", bm, bsd, p, ci, metric);
+}
+
+static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_group *g)
+{
+	char sa[256], sb[256], ci_head[64];
+
+	bool runs = !strcmp(res->mode, "runs"), faults = !strcmp(res->mode, "faults");
+	bool one_fault = !strcmp(g->fault_a, g->fault_b) && strcmp(g->fault_a, "none");
+
+	side_text(sa, sizeof(sa), &g->ca);
+	side_text(sb, sizeof(sb), &g->cb);
+	fprintf(f, "\nv%d %s noise=%s%s%s %s\n", g->vcpus, g->workload, g->noise,
+		faults ? " kernel=" : one_fault ? " fault=" : "",
+		faults ? g->kernel_a : one_fault ? g->fault_a : "",
+		*g->params ? g->params : "(default module params)");
+	if (faults)
+		fprintf(f, "  A = fault %s: %s\n  B = fault %s: %s\n", g->fault_a, sa, g->fault_b, sb);
+	else
+		fprintf(f, "  A = %s%skernel %s: %s\n  B = %s%skernel %s: %s\n",
+			runs ? res->label_a : "", runs ? " " : "", g->kernel_a, sa,
+			runs ? res->label_b : "", runs ? " " : "", g->kernel_b, sb);
+	snprintf(ci_head, sizeof(ci_head), "%.0f%% CI of B/A", (1 - res->alpha) * 100);
+	fprintf(f, "%20.20s %32.32s\n", faults ? g->fault_a : g->kernel_a,
+		faults ? g->fault_b : g->kernel_b);
+	fprintf(f, "-------------------- --------------------------------\n");
+	fprintf(f, ROW, "A mean", " ±%sd", "%change", "", "B mean", " ±%sd", "p(Welch)",
+		ci_head, "metric");
+	fprintf(f, ROW, "[unit]", "  [%]", "[%]", "", "[unit]", "  [%]", "[1]", "[B/A]",
+		"[unit]");
+	for (size_t i = 0; i < g->nrows; i++)
+		print_row(f, &g->rows[i]);
+}
+
+void cmp_print(FILE *f, const struct cmp_result *res)
+{
+	size_t nrows = 0, nsig = 0, nfew = 0;
+
+	if (!strcmp(res->mode, "runs"))
+		fprintf(f, "compare: A = %s  B = %s\n", res->dir_a, res->dir_b);
+	else if (!strcmp(res->mode, "faults"))
+		fprintf(f, "compare: %s: every fault (B) against base fault %s (A), kernel by kernel\n",
+			res->dir_a, res->label_a);
+	else
+		fprintf(f, "compare: %s: every kernel (B) against base kernel %s (A)\n",
+			res->dir_a, res->label_a);
+	fprintf(f, "accel: A %s, B %s%s\n", *res->accel_a ? res->accel_a : "-",
+		*res->accel_b ? res->accel_b : "-", res->tcg ? "  (tcg: emulated)" : "");
+	fprintf(f, "samples: PASS repeats; * = Welch's t-test p < %g; CI: %.0f%% percentile "
+		"bootstrap of mean(B)/mean(A), %u resamples, seed %#llx\n", res->alpha,
+		(1 - res->alpha) * 100, res->resamples, (unsigned long long)res->seed);
+	for (size_t i = 0; i < res->ng; i++) {
+		print_group(f, res, &res->g[i]);
+		for (size_t j = 0; j < res->g[i].nrows; j++) {
+			nrows++;
+			nsig += res->g[i].rows[j].significant;
+			nfew += !res->g[i].rows[j].tested;
+		}
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < res->only_a.n; i++)
+		fprintf(f, "only in A: %s\n", res->only_a.v[i]);
+	for (size_t i = 0; i < res->only_b.n; i++)
+		fprintf(f, "only in B: %s\n", res->only_b.v[i]);
+	fprintf(f, "%zu groups, %zu metrics: %zu significant, %zu untested (too few repeats); "
+		"non-PASS cells excluded: A %zu, B %zu\n", res->ng, nrows, nsig, nfew,
+		res->excluded_a, res->excluded_b);
+	if (res->tcg)
+		fprintf(f, "(tcg: emulated) vCPUs are host threads on this machine's cores: "
+			"ratios are this host's, not real hardware's.\n");
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *sample_json(const struct cmp_sample *s)
+{
+	json_t *vals = json_array();
+
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(vals, json_real(s->v[i]));
+	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->st.n,
+			 "mean", num(s->st.mean), "stddev", num(s->st.sd),
+			 "stddev_pct", num(s->st.n && s->st.mean != 0 ?
+					   s->st.sd / fabs(s->st.mean) * 100 : NAN),
+			 "min", num(s->st.min), "max", num(s->st.max), "values", vals);
+}
+
+static json_t *row_json(const struct cmp_row *r)
+{
+	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "name", r->name, "unit", r->unit,
+			      "a", sample_json(&r->a), "b", sample_json(&r->b),
+			      "change_pct", num(r->change_pct), "ratio", num(r->ratio));
+
+	if (r->tested) {
+		json_object_set_new(o, "test", json_pack("{s:{s:o, s:o, s:o}, s:[o, o], s:b}",
+			"welch", "t", r->w.t == INFINITY ? json_string("inf") :
+				      r->w.t == -INFINITY ? json_string("-inf") : num(r->w.t),
+			"df", num(r->w.df), "p", num(r->w.p),
+			"ratio_ci", num(r->ci_lo), num(r->ci_hi), "significant", r->significant));
+	} else {
+		json_object_set_new(o, "test", json_null());
+	}
+	json_object_set_new(o, "note", *r->note ? json_string(r->note) : json_null());
+	return o;
+}
+
+static json_t *count_json(const struct cmp_count *c)
+{
+	json_t *ex = json_object();
+
+	for (int i = 0; i < CV_NR; i++)
+		if (c->excluded[i])
+			json_object_set_new(ex, cmp_verdict_names[i], json_integer((json_int_t)c->excluded[i]));
+	return json_pack("{s:I, s:I, s:o}", "cells", (json_int_t)c->cells,
+			 "pass", (json_int_t)c->pass, "excluded", ex);
+}
+
+static json_t *strv_json_arr(const struct strv *sv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+json_t *cmp_to_json(const struct cmp_result *res)
+{
+	json_t *groups = json_array();
+	char seed[32];
+
+	for (size_t i = 0; i < res->ng; i++) {
+		const struct cmp_group *g = &res->g[i];
+		json_t *rows = json_array();
+
+		for (size_t j = 0; j < g->nrows; j++)
+			json_array_append_new(rows, row_json(&g->rows[j]));
+		json_array_append_new(groups, json_pack(
+			"{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
+			"vcpus", g->vcpus, "workload", g->workload, "noise", g->noise,
+			"params", g->params, "kernel_a", g->kernel_a, "kernel_b", g->kernel_b,
+			"fault_a", g->fault_a, "fault_b", g->fault_b,
+			"a", count_json(&g->ca), "b", count_json(&g->cb), "metrics", rows));
+	}
+	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)res->seed);
+	return json_pack("{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:s?, s:s}, s:b, s:f, s:f,"
+			 " s:{s:s, s:I, s:s}, s:i, s:o, s:{s:o, s:o}, s:{s:I, s:I}}",
+		"mode", res->mode,
+		"a", "dir", res->dir_a, "label", res->label_a, "accel", res->accel_a,
+		"b", "dir", res->dir_b, "label", !strcmp(res->mode, "runs") ? res->label_b : NULL,
+		"accel", res->accel_b,
+		"tcg", res->tcg, "alpha", res->alpha, "ci_level", 1 - res->alpha,
+		"bootstrap", "method", "percentile, ratio of means",
+		"resamples", (json_int_t)res->resamples,
+		"seed", seed,
+		"min_repeats", CMP_MIN_REPEATS, "groups", groups,
+		"unmatched", "a", strv_json_arr(&res->only_a), "b", strv_json_arr(&res->only_b),
+		"excluded", "a", (json_int_t)res->excluded_a, "b", (json_int_t)res->excluded_b);
+}

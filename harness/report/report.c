@@ -1,0 +1,77 @@
+/* The `report` subcommand: load a run directory, write every output file. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "report/report_env.h"
+#include "report/report_out.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: htab-torture report RUN_DIR\n"
+	      "  Writes into RUN_DIR: summary.csv, summary.json (extended), report.txt,\n"
+	      "  report.html and plots/ (gnuplot .dat/.gp/.png).\n", f);
+}
+
+int report_run_dir(const char *dir, bool quiet)
+{
+	struct rep_run r;
+	struct rep_plots p = { 0 };
+	struct rep_problems pb = { 0 };
+	json_t *env = NULL;
+	char path[4200];
+	int ret = 1;
+
+	if (rep_run_load(&r, dir)) {
+		ret = 2;
+		goto cleanup;
+	}
+	env = rep_env_build(&r);
+	if (rep_plots_make(&r, &p) || rep_problems_build(&r, &pb))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/summary.csv", dir);
+	if (rep_write_csv(&r, path))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	if (rep_write_json(&r, env, path))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/report.txt", dir);
+	if (rep_write_txt(&r, env, &pb, path))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	if (rep_write_html(&r, env, &p, &pb, path))
+		goto cleanup;
+	if (!quiet) {
+		size_t ok = 0;
+
+		for (size_t i = 0; i < p.n; i++)
+			ok += p.v[i].ok;
+		printf("report: %zu cells, %zu/%zu plots -> %s/report.html\n", r.n, ok, p.n, dir);
+		for (size_t i = 0; i < p.n; i++)
+			if (!p.v[i].ok && strncmp(p.v[i].why, "no data", 7))
+				fprintf(stderr, "report: plot %s: %s\n", p.v[i].name, p.v[i].why);
+	}
+	ret = 0;
+cleanup:
+	rep_plots_free(&p);
+	rep_problems_free(&pb);
+	json_decref(env);
+	rep_run_free(&r);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		if (argc > 1 && argv[1][0] == '-')
+			fprintf(stderr, "report: unknown option %s\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	return report_run_dir(argv[1], false);
+}

@@ -1,0 +1,29 @@
+/* The report's output files, each from the loaded run (and its environment). */
+#ifndef HT_REPORT_OUT_H
+#define HT_REPORT_OUT_H
+#include <jansson.h>
+#include <stdio.h>
+
+#include "rundir/run_load.h"
+#include "report/report_plots.h"
+#include "report/report_problems.h"
+
+/* Each returns 0 or -1 (message on stderr); files are replaced atomically. */
+int rep_write_csv(const struct rep_run *r, const char *path);
+int rep_write_json(const struct rep_run *r, json_t *env, const char *path);
+/* report.txt and report.html open with the problems (rep_problems_build). */
+int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problems *p,
+		  const char *path);
+int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots *p,
+		   const struct rep_problems *pb, const char *path);
+
+/* Shared by the writers (report_out.c). */
+FILE *rep_mem_open(char **buf, size_t *len);
+int rep_mem_commit(FILE *f, char **buf, size_t *len, const char *path);
+/* The percent change of b against a; NAN when a is 0 or either is missing. */
+double rep_pct_change(double a, double b);
+/* Distinct module latency op names over the run's cells. */
+size_t rep_ops(const struct rep_run *r, const char **out, size_t max);
+/* "why not" text of a cell, or NULL: signature, reason, notes joined. */
+char *rep_cell_notes(const struct rep_cell *c);
+#endif

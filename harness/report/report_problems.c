@@ -1,0 +1,168 @@
+/*
+ * The problems table that opens report.txt and report.html: what broke,
+ * grouped the way syzkaller groups crashes (by title), with the first
+ * excerpt of each group, so a reader sees the bugs before the figures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/console_scan.h"
+#include "report/report_problems.h"
+#include "lib/util.h"
+
+static const char *const problem_verdicts[] = { "CRASH", "FAIL", "TIMEOUT", NULL };
+
+static int verdict_rank(const char *v)
+{
+	for (int i = 0; problem_verdicts[i]; i++)
+		if (v && !strcmp(v, problem_verdicts[i]))
+			return i;
+	return -1;
+}
+
+static const char *title_of(const struct rep_cell *c)
+{
+	return c->signature ? c->signature : c->reason ? c->reason : "(no signature)";
+}
+
+/* A cell.json written before excerpts existed: cut it from the console now. */
+static char *crash_excerpt_from_console(const struct rep_cell *c)
+{
+	const char *src = json_string_value(json_object_get(json_object_get(c->cell_json, "crash"),
+							    "source"));
+	struct console_report cr;
+	char path[4200], *text, *ex = NULL;
+
+	if (!c->dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", c->dir, src ? src : "console.log");
+	text = read_file(path, NULL);
+	if (text && console_scan(text, &cr))
+		ex = console_excerpt(text, cr.lineno);
+	free(text);
+	return ex;
+}
+
+/* The module's failures, one a line (strings as they are, objects as compact JSON). */
+static char *failures_text(json_t *failures)
+{
+	char *out = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	json_t *v;
+
+	if (!json_array_size(failures) || !(f = open_memstream(&out, &len)))
+		return NULL;
+	json_array_foreach(failures, i, v) {
+		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT);
+
+		fprintf(f, "%s\n", s ? s : json_string_value(v));
+		free(s);
+	}
+	fclose(f);
+	return out;
+}
+
+static char *excerpt_of(const struct rep_cell *c)
+{
+	json_t *cj = c->cell_json;
+	const char *s = json_string_value(json_object_get(json_object_get(cj, "crash"), "excerpt"));
+	char *ex = NULL;
+
+	if (!strcmp(c->verdict, "CRASH"))
+		ex = s ? strdup(s) : crash_excerpt_from_console(c);
+	else if (!strcmp(c->verdict, "FAIL"))
+		ex = failures_text(json_object_get(c->module_json, "failures"));
+	if (!ex && !strcmp(c->verdict, "FAIL"))
+		ex = failures_text(json_object_get(cj, "failures"));
+	/* The guest runner's last line says where a silent guest stopped. */
+	if (!ex && (s = json_string_value(json_object_get(cj, "runner_last"))) &&
+	    asprintf(&ex, "runner: %s", s) < 0)
+		ex = NULL;
+	return ex ? ex : strdup(title_of(c));
+}
+
+static struct rep_problem *find_group(struct rep_problems *p, const struct rep_cell *c)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].verdict, c->verdict) && !strcmp(p->v[i].title, title_of(c)))
+			return &p->v[i];
+	return NULL;
+}
+
+static int add_cell(struct rep_problems *p, const struct rep_cell *c)
+{
+	struct rep_problem *g = find_group(p, c);
+	const struct rep_cell **cells;
+	const char **kernels, *k = c->kernel ? c->kernel : "?";
+	char path[4200];
+
+	if (!g) {
+		struct rep_problem *v = realloc(p->v, (p->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -1;
+		p->v = v;
+		g = &v[p->n++];
+		memset(g, 0, sizeof(*g));
+		g->verdict = problem_verdicts[verdict_rank(c->verdict)];
+		g->title = title_of(c);
+		g->excerpt = excerpt_of(c);
+		snprintf(path, sizeof(path), "%s/console.log", c->dir ? c->dir : "");
+		if (c->dir && file_exists(path) && asprintf(&g->console, "%s/console.log", c->id) < 0)
+			return -1;
+	}
+	cells = realloc(g->cells, (g->ncells + 1) * sizeof(*cells));
+	if (!cells)
+		return -1;
+	g->cells = cells;
+	g->cells[g->ncells++] = c;
+	for (size_t i = 0; i < g->nkernels; i++)
+		if (!strcmp(g->kernels[i], k))
+			return 0;
+	kernels = realloc(g->kernels, (g->nkernels + 1) * sizeof(*kernels));
+	if (!kernels)
+		return -1;
+	g->kernels = kernels;
+	g->kernels[g->nkernels++] = k;
+	return 0;
+}
+
+/* CRASH before FAIL before TIMEOUT; then the most cells; then first seen (stable). */
+static int problem_cmp(const void *pa, const void *pb)
+{
+	const struct rep_problem *a = pa, *b = pb;
+	int d = verdict_rank(a->verdict) - verdict_rank(b->verdict);
+
+	if (d)
+		return d;
+	if (a->ncells != b->ncells)
+		return a->ncells > b->ncells ? -1 : 1;
+	return a->cells[0] < b->cells[0] ? -1 : a->cells[0] > b->cells[0];
+}
+
+int rep_problems_build(const struct rep_run *r, struct rep_problems *p)
+{
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < r->n; i++)
+		if (verdict_rank(r->cells[i].verdict) >= 0 && add_cell(p, &r->cells[i])) {
+			rep_problems_free(p);
+			return -1;
+		}
+	if (p->n)
+		qsort(p->v, p->n, sizeof(*p->v), problem_cmp);
+	return 0;
+}
+
+void rep_problems_free(struct rep_problems *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].cells);
+		free(p->v[i].kernels);
+		free(p->v[i].excerpt);
+		free(p->v[i].console);
+	}
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}

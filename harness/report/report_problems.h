@@ -1,0 +1,34 @@
+/* The problems a report opens with. */
+#ifndef HT_REPORT_PROBLEMS_H
+#define HT_REPORT_PROBLEMS_H
+#include <stddef.h>
+
+#include "rundir/run_load.h"
+
+/*
+ * The run's problems, as syzkaller lists crashes (report_problems.c): the
+ * CRASH, FAIL and TIMEOUT cells grouped by verdict and signature title;
+ * CRASH first, then FAIL, then TIMEOUT, each by count (most first), then
+ * by first appearance.
+ */
+struct rep_problem {
+	const char *verdict;		/* CRASH FAIL TIMEOUT */
+	const char *title;		/* the signature ("(no signature)" if none) */
+	const struct rep_cell **cells;	/* in the run's cell order */
+	size_t ncells;
+	const char **kernels;		/* distinct, in order of the cells */
+	size_t nkernels;
+	char *excerpt;			/* of the first cell: the crash report, the module's
+					   failures, or the runner's last line */
+	char *console;			/* the first cell's console.log, relative to the run
+					   directory; NULL when it has none */
+};
+
+struct rep_problems {
+	struct rep_problem *v;
+	size_t n;
+};
+
+int rep_problems_build(const struct rep_run *r, struct rep_problems *p);
+void rep_problems_free(struct rep_problems *p);
+#endif

@@ -1,0 +1,511 @@
+/*
+ * One matrix cell: plan it (directory name per FORMAT.md, timeouts scaled by
+ * vCPUs and accelerator), write its job files, boot QEMU in its own process
+ * group and watch it until it ends, goes quiet or runs out of time.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/cell.h"
+#include "run/matrix.h"
+#include "rundir/cell_id.h"
+#include "run/noise.h"
+#include "run/qemu_argv.h"
+
+volatile sig_atomic_t harness_stop;
+
+const char *const phase_keys[5] = {
+	"T_BOOT_DONE", "T_ATTACHED", "T_STRESS_START", "T_STRESS_END", "T_COPY_DONE",
+};
+
+static void on_stop(int sig)
+{
+	harness_stop = sig;
+}
+
+void install_stop_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: sleeps return early */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
+ * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
+ */
+void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
+{
+	const struct run_opts *o = c->o;
+	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
+	int nbt = (int)c->bt_paths.n;
+	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
+	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
+	int longest_quiet;
+
+	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
+	if (attach && tcg && strcmp(cell->noise, "none"))
+		attach *= 2;
+	cell->attach_timeout_s = attach ? attach : 60;
+	cell->run_timeout_s = c->duration_s + (tcg ? 60 + cell->vcpus : 30);
+	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
+	cell->timeout_s = o->timeout_s ? o->timeout_s
+				       : boot + attach + cell->run_timeout_s + 30;
+	/* The longest silence a healthy guest has: booting, attaching or stressing. */
+	longest_quiet = boot;
+	if (attach > longest_quiet)
+		longest_quiet = attach;
+	if (c->duration_s + 30 > longest_quiet)
+		longest_quiet = c->duration_s + 30;
+	cell->quiet_s = 60 + longest_quiet;
+	if (cell->quiet_s > cell->timeout_s)
+		cell->quiet_s = cell->timeout_s;
+}
+
+static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
+{
+	const struct run_opts *o = c->o;
+	int r = 0;
+
+	r |= strv_pushf(mp, "workload=%s", cell->workload);
+	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
+	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
+	if (c->target_host && cell->vcpus < c->host_cpus)
+		r |= strv_pushf(mp, "cpus=0-%d", cell->vcpus - 1);
+	if (o->map_type)
+		r |= strv_pushf(mp, "map_type=%s", o->map_type);
+	if (o->prealloc >= 0)
+		r |= strv_pushf(mp, "prealloc=%d", o->prealloc);
+	/* Verbatim: the module parses and validates it (insmod refuses a bad one). */
+	if (!fault_is_none(cell->fault))
+		r |= strv_pushf(mp, "fault=%s", cell->fault);
+	for (size_t i = 0; i < o->modparams.n; i++)
+		r |= strv_push(mp, o->modparams.v[i]);
+	return r;
+}
+
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
+{
+	for (int i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, label))
+			return &c->kernels[i];
+	return NULL;
+}
+
+int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
+{
+	const struct noise_profile *np = noise_find(pc->noise);
+	struct qemu_cfg q = {
+		.qemu = c->qemu, .accel = c->accel, .vcpus = pc->vcpus,
+		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
+		.map_bytes = map_footprint_bytes(&c->map, pc->vcpus),
+	};
+
+	memset(cell, 0, sizeof(*cell));
+	cell->pc = pc;
+	cell->vcpus = pc->vcpus;
+	cell->workload = pc->workload;
+	cell->repeat = pc->repeat;
+	cell->kernel = pc->kernel;
+	cell->noise = pc->noise;
+	cell->test_action = pc->test_action;
+	cell->fault = pc->fault ? pc->fault : "none";
+	cell->k = kernel_find(c, pc->kernel);
+	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
+	if (!cell->k || !np)
+		return -1;
+	if (snprintf(cell->dir, sizeof(cell->dir), "%s/%s", c->out, cell->id) >=
+	    (int)sizeof(cell->dir))
+		return -1;
+	cell_plan_timeouts(c, cell);
+	cell->crash_grace_s = c->o->crash_grace_s;
+	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
+	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))
+		return -1;
+	if (c->target_host) {
+		int r = strv_push(&cell->argv, "/bin/sh");
+
+		r |= strv_push(&cell->argv, c->runner);
+		r |= strv_push(&cell->argv, cell->dir);
+		return r;
+	}
+	cell->mem_mb = guest_mem_mb(cell->vcpus, q.map_bytes);
+	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
+	q.kernel_image = cell->k->image;
+	q.initrd = cell->k->initrd;
+	q.cell_dir = cell->dir;
+	return qemu_argv_build(&q, &cell->argv);
+}
+
+void cell_free(struct cell *cell)
+{
+	strv_free(&cell->modparams);
+	strv_free(&cell->argv);
+	free(cell->noise_cmd);
+	cell->noise_cmd = NULL;
+}
+
+static char *join(const struct strv *sv, char sep)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < sv->n; i++)
+		len += strlen(sv->v[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (i)
+			strncat(s, &sep, 1);
+		strcat(s, sv->v[i]);
+	}
+	return s;
+}
+
+/* What a boot that never finished left: it must not be read as this boot's. */
+static void clear_stale(const char *dir)
+{
+	static const char *const files[] = {
+		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
+		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
+		"qemu.log", "runner.log", NULL,
+	};
+	char p[PATH_MAX];
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *f);
+		unlink(p);
+	}
+	snprintf(p, sizeof(p), "%s/bpftrace", dir);
+	if (file_exists(p)) {
+		char cmd[PATH_MAX + 32];
+		char *q = shell_quote(p);
+
+		if (q) {
+			snprintf(cmd, sizeof(cmd), "rm -rf -- %s", q);
+			if (system(cmd))
+				fprintf(stderr, "warning: could not clear %s\n", p);
+			free(q);
+		}
+	}
+}
+
+/*
+ * A run with faults measures every cell's pop with the kprobe form of the
+ * bpftrace scripts: the guest keeps fault cells on kprobes (the injectors
+ * were validated against them), and fault/no-fault cells are compared.
+ */
+static bool run_has_faults(const struct run_opts *o)
+{
+	for (size_t i = 0; i < o->faults.n; i++)
+		if (strcmp(o->faults.v[i], "none"))
+			return true;
+	for (size_t i = 0; i < o->modparams.n; i++)
+		if (!strncmp(o->modparams.v[i], "fault=", 6) && strcmp(o->modparams.v[i], "fault=none"))
+			return true;
+	return false;
+}
+
+int cell_write_job(const struct run_ctx *c, const struct cell *cell)
+{
+	char path[PATH_MAX], *mp = NULL, *bt = NULL, *argv = NULL, *env = NULL;
+	int err = -1, len;
+
+	if (mkdir_p(cell->dir)) {
+		fprintf(stderr, "error: cannot create %s: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
+	clear_stale(cell->dir);
+	mp = join(&cell->modparams, ' ');
+	bt = join(&c->bt_paths, ' ');
+	argv = join(&cell->argv, '\n');
+	if (!mp || !bt || !argv)
+		goto cleanup;
+	/* Values are single-quoted: job.env is sourced by the guest's sh. */
+	len = asprintf(&env,
+		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
+		       "CELL='%s'\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
+		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
+		       "%s%s%s%s%s%s%s%s%s%s",
+		       cell->id, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
+		       cell->run_timeout_s, cell->noise_cmd,
+		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
+		       cell->test_action ? "TEST_ACTION=" : "",
+		       cell->test_action ? cell->test_action : "", cell->test_action ? "\n" : "",
+		       c->o->job_script ? "JOB_SCRIPT='" : "",
+		       c->o->job_script ? c->o->job_script : "", c->o->job_script ? "'\n" : "",
+		       /* No serial console on this machine: the runner logs into the cell. */
+		       c->target_host ? "TARGET=host\nCONSOLE='" : "",
+		       c->target_host ? cell->dir : "", c->target_host ? "/console.log'\n" : "");
+	if (len < 0)
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/job.env", cell->dir);
+	if (write_file_atomic(path, env, len))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/%s", cell->dir, c->target_host ? "runner.argv" : "qemu.argv");
+	strcat(argv, "\n");	/* join left room for it (one byte per item) */
+	if (write_file_atomic(path, argv, strlen(argv)))
+		goto cleanup;
+	err = 0;
+cleanup:
+	if (err)
+		fprintf(stderr, "error: cannot write the job files in %s: %s\n", cell->dir,
+			strerror(errno));
+	free(mp);
+	free(bt);
+	free(argv);
+	free(env);
+	return err;
+}
+
+/* Runs in the child: own process group, dies with the harness, logs to qemu.log. */
+static void exec_qemu(const struct cell *cell, pid_t parent)
+{
+	char log[PATH_MAX];
+	int fd;
+	sigset_t none;
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)	/* the harness died before prctl */
+		_exit(127);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0)
+		dup2(fd, 0);
+	snprintf(log, sizeof(log), "%s/%s", cell->dir,
+		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	execvp(cell->argv.v[0], cell->argv.v);
+	fprintf(stderr, "exec %s: %s\n", cell->argv.v[0], strerror(errno));
+	_exit(127);
+}
+
+static const char *const progress_files[] = { "console.log", "guest.log", "phases.env", NULL };
+
+/* Total size of the cell's files names (NULL-terminated). */
+static long long files_bytes(const char *dir, const char *const *files)
+{
+	long long total = 0;
+	char p[PATH_MAX];
+	struct stat st;
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *f);
+		if (!stat(p, &st))
+			total += st.st_size;
+	}
+	return total;
+}
+
+/*
+ * Reads what the console gained. At the first report the grace starts; it
+ * restarts whenever the runner logs on (a WARNING leaves the guest running,
+ * and its own end, with the module's results, is worth the wait), not when
+ * the console grows (a report storm would keep a dead guest alive).
+ */
+static void follow_console(struct cell *cell, double now)
+{
+	char p[PATH_MAX + 32];
+	long long runner;
+
+	if (isnan(cell->crash_seen_s)) {
+		snprintf(p, sizeof(p), "%s/console.log", cell->dir);
+		if (!console_follow_file(&cell->follow, p))
+			return;
+		cell->crash_seen_s = now - cell->t0;
+		cell->runner_seen = files_bytes(cell->dir, progress_files + 1);
+		cell->crash_deadline = now + cell->crash_grace_s;
+		return;
+	}
+	runner = files_bytes(cell->dir, progress_files + 1);
+	if (runner != cell->runner_seen) {
+		cell->runner_seen = runner;
+		cell->crash_deadline = now + cell->crash_grace_s;
+	}
+}
+
+/* SIGTERM lets QEMU exit cleanly; SIGKILL if it has not after 3 s. */
+static int kill_group(pid_t pid)
+{
+	int st;
+
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 30; i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return st;
+		usleep(100000);
+	}
+	kill(-pid, SIGKILL);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return st;
+}
+
+static int decode_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return -WTERMSIG(st);
+	return -1;
+}
+
+/* attempts.log survives reruns: one line per start, so a test (or a person) sees them. */
+static int count_attempt(const struct cell *cell)
+{
+	char p[PATH_MAX + 32], line[128];
+	int n = 1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
+	f = fopen(p, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			n++;
+		fclose(f);
+	}
+	f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "attempt %d started at %ld\n", n, (long)time(NULL));
+		fclose(f);
+	}
+	return n;
+}
+
+int cell_start(struct cell *cell)
+{
+	pid_t pid, parent = getpid();
+
+	cell->attempt = count_attempt(cell);
+	cell->t0 = cell->last_progress = now_mono();
+	cell->seen = -1;
+	cell->phases_size = -1;
+	console_follow_init(&cell->follow);
+	cell->crash_seen_s = NAN;
+	for (int i = 0; i < 5; i++)
+		cell->host_phase[i] = NAN;
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "error: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0)
+		exec_qemu(cell, parent);
+	setpgid(pid, pid);	/* also here: no window where a kill misses it */
+	cell->pid = pid;
+	return 0;
+}
+
+/* The runner's own exit status, when it ran on this machine (no htab.ret port). */
+static void write_host_exit(const struct cell *cell, int st)
+{
+	char p[PATH_MAX + 32], buf[16];
+
+	if (strcmp(cell->argv.v[0], "/bin/sh") || !WIFEXITED(st))
+		return;
+	snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+	snprintf(buf, sizeof(buf), "%d\n", WEXITSTATUS(st));
+	write_file_atomic(p, buf, strlen(buf));
+}
+
+static void ended(struct cell *cell, struct boot_result *br, int st)
+{
+	br->qemu_exit = decode_status(st);
+	br->wall_s = now_mono() - cell->t0;
+	cell->pid = 0;
+}
+
+/*
+ * The host's clock when each phase appears: under TCG with many vCPUs the
+ * guest's uptime runs behind the wall clock, so phases.env alone cannot
+ * split a cell's wall time.
+ */
+static void watch_phases(struct cell *cell, double now)
+{
+	char p[PATH_MAX + 32], *text;
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/phases.env", cell->dir);
+	if (stat(p, &st) || st.st_size == cell->phases_size)
+		return;
+	cell->phases_size = st.st_size;
+	text = read_file(p, NULL);
+	for (int i = 0; text && i < 5; i++) {
+		size_t kl = strlen(phase_keys[i]);
+
+		if (!isnan(cell->host_phase[i]))
+			continue;
+		for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+			if (!strncmp(l, phase_keys[i], kl) && l[kl] == '=') {
+				cell->host_phase[i] = now - cell->t0;
+				break;
+			}
+	}
+	free(text);
+}
+
+int cell_poll(struct cell *cell, struct boot_result *br)
+{
+	double now = now_mono();
+	long long bytes;
+	int st = 0;
+
+	memset(br, 0, sizeof(*br));
+	br->qemu_exit = -1000;
+	watch_phases(cell, now);
+	follow_console(cell, now);
+	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
+		write_host_exit(cell, st);
+		ended(cell, br, st);
+		return 1;
+	}
+	if (!isnan(cell->crash_seen_s) && now >= cell->crash_deadline) {
+		br->crash_stopped = true;
+		st = kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	bytes = files_bytes(cell->dir, progress_files);
+	if (bytes != cell->seen) {
+		cell->seen = bytes;
+		cell->last_progress = now;
+	}
+	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
+		br->timed_out = true;
+		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
+		st = kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	return 0;
+}
+
+void cell_kill(struct cell *cell, struct boot_result *br)
+{
+	int st;
+
+	memset(br, 0, sizeof(*br));
+	st = kill_group(cell->pid);
+	br->interrupted = true;
+	ended(cell, br, st);
+}

@@ -1,0 +1,114 @@
+/* One matrix cell: its plan (directory, job.env, QEMU argv, timeouts) and its boot. */
+#ifndef HT_CELL_H
+#define HT_CELL_H
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include "run/cli.h"
+#include "parse/console_follow.h"
+#include "run/guest_mem.h"
+#include "run/qemu_argv.h"
+#include "lib/util.h"
+
+/* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
+struct kernel_res {
+	char label[64];			/* "distro", a variant name, or "host" */
+	char image[PATH_MAX];		/* "" with --target host */
+	char release[128];
+	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */
+	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
+	char module[PATH_MAX];
+	char initrd[PATH_MAX];
+};
+
+#define MAX_KERNELS 16
+
+/* What every cell of a run shares, resolved once. */
+struct run_ctx {
+	const struct run_opts *o;
+	char root[PATH_MAX];
+	char out[PATH_MAX];		/* absolute */
+	struct kernel_res kernels[MAX_KERNELS];
+	int nkernels;
+	char runner[PATH_MAX];
+	struct strv bt_paths;		/* absolute .bt paths, same order as o->bpftrace */
+	enum accel_mode accel;
+	int duration_s;			/* --duration, or the accelerator's default */
+	bool target_host;
+	int host_cpus;			/* online CPUs: --target host, TCG overcommit */
+	struct map_shape map;		/* the map every cell creates (guest RAM follows it) */
+	char *qemu;			/* binary; HTAB_QEMU overrides */
+};
+
+struct plan_cell;
+
+struct cell {
+	const struct plan_cell *pc;
+	char id[192];
+	char dir[PATH_MAX];
+	int vcpus, repeat;
+	const char *workload, *kernel, *noise, *test_action;
+	const char *fault;	/* the --fault value ("none": no fault= parameter) */
+	const struct kernel_res *k;
+	char *noise_cmd;	/* "" for none */
+	int timeout_s;		/* whole boot, host side */
+	int quiet_s;		/* no growth of console.log / guest.log */
+	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
+	int attempt;		/* 1 for the first start of this cell in this directory */
+	int mem_mb;		/* guest RAM (0 with --target host) */
+	struct guest_detectors detectors;	/* lockup/stall thresholds the guest got */
+	struct strv modparams;
+	struct strv argv;	/* QEMU, or the runner with --target host */
+	/* While it runs. */
+	pid_t pid;
+	double t0, last_progress;
+	long long seen;
+	long long phases_size;
+	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */
+	double host_phase[5];
+	/* The console, followed while it grows (console_follow.h). */
+	int crash_grace_s;
+	struct console_follow follow;
+	double crash_seen_s;	/* host s since start when a report's first line was seen; NAN */
+	double crash_deadline;	/* monotonic time QEMU is stopped at, once a report was seen */
+	long long runner_seen;	/* guest.log + phases.env bytes: the runner still going on */
+};
+
+/* The phases.env keys, in order; host_phase[] follows it. */
+extern const char *const phase_keys[5];
+
+struct boot_result {
+	bool timed_out, quiet_timeout, interrupted;
+	bool crash_stopped;	/* stopped by the harness a grace period after a kernel report */
+	int qemu_exit;		/* exit code, -signal, or -1000 if it never ran */
+	double wall_s;
+};
+
+/* Set by SIGINT/SIGTERM: the running QEMU is killed and no new cell starts. */
+extern volatile sig_atomic_t harness_stop;
+void install_stop_handlers(void);
+
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label);
+int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell);
+/*
+ * Part of cell_plan: timeout_s (the whole boot, or --timeout), quiet_s, and
+ * the runner's attach_timeout_s and run_timeout_s, from the accelerator (or
+ * --target host), the cell's vCPUs and noise, the bpftrace scripts and the
+ * duration.
+ */
+void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell);
+void cell_free(struct cell *cell);
+/* job.env and qemu.argv, after clearing what a previous unfinished boot left. */
+int cell_write_job(const struct run_ctx *c, const struct cell *cell);
+/* Starts QEMU (or the runner) in its own process group; counts the attempt. */
+int cell_start(struct cell *cell);
+/*
+ * 1 when it has ended (br filled), 0 while it runs; kills it on timeout, and
+ * crash_grace_s after the first kernel report on the console (the wait
+ * restarts while the runner's guest.log / phases.env still grow).
+ */
+int cell_poll(struct cell *cell, struct boot_result *br);
+/* Kills a running cell (harness interrupted). */
+void cell_kill(struct cell *cell, struct boot_result *br);
+#endif

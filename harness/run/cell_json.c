@@ -1,0 +1,430 @@
+/*
+ * After a boot: gather the cell's files (exit_status, phases.env, module.json,
+ * bpftrace/NAME.ndjson, console.log, dmesg.txt), decide the verdict and write
+ * cell.json atomically, last, with every parameter actually used.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/bpftrace_ndjson.h"
+#include "run/cell_json.h"
+#include "parse/console_scan.h"
+#include "run/host_info.h"
+#include "parse/module_json.h"
+#include "run/noise.h"
+#include "run/qemu_argv.h"
+#include "run/verdict.h"
+
+#define POP_SCRIPT "__pcpu_freelist_pop"
+
+double phases_get(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, kl) && p[kl] == '=')
+			return strtod(p + kl + 1, NULL);
+	}
+	return NAN;
+}
+
+void runner_reason(const char *log, char *out, size_t n)
+{
+	const char *best = NULL;
+
+	out[0] = '\0';
+	for (const char *p = log; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		const char *r = strstr(p, "runner: ");
+		const char *eol = strchr(p, '\n');
+
+		if (!r || (eol && r > eol) || !strncmp(r, "runner: exit ", 13))
+			continue;
+		best = r + 8;
+	}
+	if (best)
+		snprintf(out, n, "%.*s", (int)strcspn(best, "\n"), best);
+}
+
+static char *cell_file(const struct cell *cell, const char *name)
+{
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof(p), "%s/%s", cell->dir, name);
+	return read_file(p, NULL);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(round(v * 1000) / 1000);
+}
+
+json_t *hist_stats_json(const struct hist *h)
+{
+	struct hist_stats s;
+
+	hist_summarize(h, &s);
+	return json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)s.count,
+			 "p50", num_or_null(s.p50), "p90", num_or_null(s.p90),
+			 "p99", num_or_null(s.p99), "max", num_or_null(s.max));
+}
+
+static json_t *hist_buckets_json(const struct hist *h)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < h->n; i++)
+		if (h->b[i].count)
+			json_array_append_new(a, json_pack("[I, I, I]", (json_int_t)h->b[i].lo,
+							   (json_int_t)h->b[i].hi,
+							   (json_int_t)h->b[i].count));
+	return a;
+}
+
+static json_t *strv_json(const struct strv *sv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sv->n; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+/* The first word of a small file, or JSON null when it is missing. */
+static json_t *read_word(const char *path)
+{
+	char buf[64] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return json_null();
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, " \t\n")] = 0;
+	return buf[0] ? json_string(buf) : json_null();
+}
+
+/* bpftrace/<name>.ndjson of each script; pop_ns from __pcpu_freelist_pop's @ns. */
+static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_t *j)
+{
+	json_t *all = json_object();
+
+	for (size_t i = 0; i < c->o->bpftrace.n; i++) {
+		const char *name = c->o->bpftrace.v[i];
+		char path[PATH_MAX + 128];
+		struct bt_output bo;
+		json_t *s, *vals = json_object(), *hists = json_object();
+
+		bt_output_init(&bo);
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.ndjson", cell->dir, name);
+		if (bt_parse_file(&bo, path)) {
+			json_object_set_new(all, name, json_pack("{s:s}", "error", "no output"));
+			continue;
+		}
+		for (size_t k = 0; k < bo.nvalues; k++) {
+			char key[200];
+
+			snprintf(key, sizeof(key), "%s%s%s%s", bo.values[k].name,
+				 bo.values[k].key[0] ? "[" : "", bo.values[k].key,
+				 bo.values[k].key[0] ? "]" : "");
+			json_object_set_new(vals, key, json_integer(bo.values[k].value));
+		}
+		for (size_t k = 0; k < bo.nhists; k++) {
+			char key[200];
+			json_t *h = hist_stats_json(&bo.hists[k].h);
+
+			snprintf(key, sizeof(key), "%s%s%s%s", bo.hists[k].name,
+				 bo.hists[k].key[0] ? "[" : "", bo.hists[k].key,
+				 bo.hists[k].key[0] ? "]" : "");
+			json_object_set_new(h, "buckets", hist_buckets_json(&bo.hists[k].h));
+			json_object_set_new(hists, key, h);
+		}
+		s = json_pack("{s:i, s:I, s:i, s:o, s:o}", "attached_probes", bo.attached_probes,
+			      "lost_events", (json_int_t)bo.lost_events,
+			      "malformed_lines", bo.malformed, "values", vals, "hists", hists);
+		/* Which form the guest ran (kprobe, or fentry where it has BTF). */
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->dir, name);
+		json_object_set_new(s, "form", read_word(path));
+		json_object_set_new(all, name, s);
+		if (!strcmp(name, POP_SCRIPT)) {
+			const struct bt_hist *h = bt_find_hist(&bo, "@ns");
+
+			if (h)
+				json_object_set_new(j, "pop_ns", hist_stats_json(&h->h));
+		}
+		bt_output_free(&bo);
+	}
+	json_object_set_new(j, "bpftrace", all);
+}
+
+/*
+ * The module's own check counters (kmod/README.md "The verdict"), as it
+ * reported them: e2big_not_full is suspicious but legal, the rest fail.
+ */
+static void add_checks(json_t *verdict, json_t *j)
+{
+	static const char *const keys[] = {
+		"corrupt", "double_alloc", "walk_bad", "stamp_races", "e2big_not_full",
+		"residual", "residual_expected", NULL,
+	};
+	json_t *o = json_object(), *v;
+
+	for (const char *const *k = keys; *k; k++)
+		if ((v = json_object_get(verdict, *k)))
+			json_object_set(o, *k, v);
+	if (json_object_size(o))
+		json_object_set_new(j, "checks", o);
+	else
+		json_decref(o);
+}
+
+static void add_module(const struct module_result *m, int vcpus, json_t *j)
+{
+	json_t *errs = json_object(), *lat = json_object();
+	int n = m->nr_cpus > 0 ? m->nr_cpus : vcpus;
+
+	for (int i = 0; i < m->nerrors; i++)
+		json_object_set_new(errs, m->errors[i].name, json_integer(m->errors[i].count));
+	for (int i = 0; i < m->nlat; i++)
+		json_object_set_new(lat, m->lat[i].op, hist_stats_json(&m->lat[i].h));
+	json_object_set_new(j, "module_result", json_string(m->result));
+	json_object_set_new(j, "ops", json_integer(m->ops));
+	json_object_set_new(j, "ops_per_sec", json_real(m->ops_per_sec));
+	json_object_set_new(j, "ops_per_sec_per_cpu", json_real(m->ops_per_sec / n));
+	json_object_set_new(j, "nr_threads", json_integer(n));
+	json_object_set_new(j, "duration_ns", json_integer(m->duration_ns));
+	json_object_set_new(j, "errors", errs);
+	json_object_set_new(j, "latency_ns", lat);
+	if (m->root) {
+		json_t *f = json_object_get(m->root, "failures");
+		json_t *p = json_object_get(m->root, "params");
+		json_t *faults = json_object_get(m->root, "faults");
+
+		json_object_set(j, "failures", f ? f : json_array());
+		add_checks(json_object_get(m->root, "verdict"), j);
+		if (json_is_array(faults))
+			json_object_set(j, "faults", faults);
+		if (p)
+			json_object_set(j, "module_params", p);
+	}
+}
+
+static void add_timings(const struct cell *cell, const struct boot_result *br, json_t *j)
+{
+	char *ph = cell_file(cell, "phases.env");
+	double boot = phases_get(ph, "T_BOOT_DONE"), att = phases_get(ph, "T_ATTACHED"),
+	       s0 = phases_get(ph, "T_STRESS_START"), s1 = phases_get(ph, "T_STRESS_END"),
+	       done = phases_get(ph, "T_COPY_DONE");
+
+	/* Guest uptime vs host wall clock: shutdown_s includes QEMU start-up. */
+	json_object_set_new(j, "timings", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+		"wall_s", num_or_null(br->wall_s), "boot_s", num_or_null(boot),
+		"attach_s", num_or_null(att - boot), "stress_s", num_or_null(s1 - s0),
+		"teardown_s", num_or_null(done - s1), "shutdown_s", num_or_null(br->wall_s - done)));
+	free(ph);
+	/*
+	 * The same split on the host's clock (seen by polling, ±0.2 s): boot
+	 * includes QEMU start-up, shutdown is only after the results were copied.
+	 */
+	{
+		const double *h = cell->host_phase;
+
+		json_object_set_new(j, "host_timings", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
+			"wall_s", num_or_null(br->wall_s), "boot_s", num_or_null(h[0]),
+			"attach_s", num_or_null(h[1] - h[0]), "stress_s", num_or_null(h[3] - h[2]),
+			"teardown_s", num_or_null(h[4] - h[3]),
+			"shutdown_s", num_or_null(br->wall_s - h[4])));
+	}
+}
+
+static void add_params(const struct run_ctx *c, const struct cell *cell, json_t *j)
+{
+	const struct run_opts *o = c->o;
+
+	json_object_set_new(j, "cell", json_string(cell->id));
+	json_object_set_new(j, "vcpus", json_integer(cell->vcpus));
+	json_object_set_new(j, "workload", json_string(cell->workload));
+	json_object_set_new(j, "kernel", json_string(cell->kernel));
+	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
+	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
+	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));
+	json_object_set_new(j, "module", json_string(cell->k->module));
+	json_object_set_new(j, "noise", json_string(cell->noise));
+	json_object_set_new(j, "noise_cmd", json_string(cell->noise_cmd));
+	json_object_set_new(j, "fault", json_string(cell->fault));
+	json_object_set_new(j, "repeat", json_integer(cell->repeat));
+	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
+	json_object_set_new(j, "host", host_info());
+	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));
+	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
+	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
+							     : json_integer(cell->mem_mb));
+	json_object_set_new(j, "map_footprint_bytes",
+			    json_integer(map_footprint_bytes(&c->map, cell->vcpus)));
+	if (!c->target_host) {
+		const struct guest_detectors *d = &cell->detectors;
+
+		json_object_set_new(j, "overcommit", json_integer(d->overcommit));
+		json_object_set_new(j, "watchdog_thresh", json_integer(d->watchdog_thresh));
+		json_object_set_new(j, "rcu_cpu_stall_timeout", json_integer(d->rcu_stall_timeout));
+	}
+	json_object_set_new(j, "crash_grace_s", json_integer(cell->crash_grace_s));
+	json_object_set_new(j, "modparams", strv_json(&cell->modparams));
+	json_object_set_new(j, "bpftrace_scripts", strv_json(&o->bpftrace));
+	if (cell->test_action)
+		json_object_set_new(j, "test_action", json_string(cell->test_action));
+	if (o->job_script)
+		json_object_set_new(j, "job_script", json_string(o->job_script));
+	json_object_set_new(j, "attempt", json_integer(cell->attempt));
+	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i}",
+		"host_s", cell->timeout_s, "quiet_s", cell->quiet_s,
+		"attach_s", cell->attach_timeout_s, "run_s", cell->run_timeout_s));
+}
+
+/* stress-ng's own figures (noise.yaml), so a reader sees how much noise there was. */
+static void add_noise(const struct cell *cell, json_t *j)
+{
+	char *y;
+	json_t *m;
+
+	if (!cell->noise_cmd[0])
+		return;
+	y = cell_file(cell, "noise.yaml");
+	m = y ? noise_parse_yaml(y) : NULL;
+	json_object_set_new(j, "noise_metrics", m ? m : json_pack("{s:s}", "error",
+		y ? "no metrics in noise.yaml" : "no noise.yaml (stress-ng did not report)"));
+	free(y);
+}
+
+/* A report on the console, else in the guest's dmesg (it has every log level). */
+static int scan_crash(const struct cell *cell, struct console_report *rep, const char **src)
+{
+	static const char *const files[] = { "console.log", "dmesg.txt", NULL };
+
+	for (const char *const *f = files; *f; f++) {
+		char *text = cell_file(cell, *f);
+		int found = text && console_scan(text, rep);
+
+		free(text);
+		if (found) {
+			*src = *f;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The first report as cell.json keeps it: where it was, its excerpt (the
+ * console from its first line through the end of its trace), and how fast
+ * it was classified: host seconds from QEMU's start to when the harness saw
+ * its first line (null when it was found only after the end) and to the
+ * verdict.
+ */
+static json_t *crash_json(const struct cell *cell, const struct boot_result *br,
+			  const struct console_report *rep, const char *src,
+			  const struct verdict_out *vo)
+{
+	char *text = cell_file(cell, src), *ex = text ? console_excerpt(text, rep->lineno) : NULL;
+	double verdict_s = now_mono() - cell->t0;
+	bool live = !isnan(cell->crash_seen_s) && !strcmp(src, "console.log");
+	json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:i}", "kind", crash_kind_name(rep->kind),
+			      "source", src, "line", rep->line, "lineno", rep->lineno,
+			      "reports", rep->nreports);
+
+	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
+	json_object_set_new(o, "under_overcommit", json_boolean(vo->under_overcommit));
+	json_object_set_new(o, "seen_host_s", num_or_null(live ? cell->crash_seen_s : NAN));
+	json_object_set_new(o, "verdict_host_s", num_or_null(verdict_s));
+	json_object_set_new(o, "latency_s", num_or_null(live ? verdict_s - cell->crash_seen_s : NAN));
+	json_object_set_new(o, "stopped_after_grace", json_boolean(br->crash_stopped));
+	free(ex);
+	free(text);
+	return o;
+}
+
+static int read_exit_status(const struct cell *cell)
+{
+	char *s = cell_file(cell, "exit_status"), *end;
+	long v;
+
+	if (!s)
+		return -1;
+	v = strtol(s, &end, 10);
+	if (end == s)
+		v = -1;
+	free(s);
+	return (int)v;
+}
+
+json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
+{
+	struct console_report rep;
+	struct module_result mod;
+	struct verdict_out vo;
+	struct verdict_in vi = { 0 };
+	char path[PATH_MAX + 32], mod_err[256] = "", reason[256] = "", *glog, *dump;
+	const char *src = NULL;
+	bool have_mod;
+	json_t *j = json_object();
+
+	snprintf(path, sizeof(path), "%s/module.json", cell->dir);
+	have_mod = module_result_load(&mod, path, mod_err, sizeof(mod_err)) == 0;
+	glog = cell_file(cell, "guest.log");
+	runner_reason(glog, reason, sizeof(reason));
+	free(glog);
+
+	vi.timed_out = br->timed_out;
+	vi.quiet_timeout = br->quiet_timeout;
+	vi.timeout_s = br->quiet_timeout ? cell->quiet_s : cell->timeout_s;
+	vi.exit_status = read_exit_status(cell);
+	vi.qemu_exit = br->qemu_exit;
+	vi.crash = scan_crash(cell, &rep, &src) ? &rep : NULL;
+	vi.mod = have_mod ? &mod : NULL;
+	vi.mod_err = mod_err;
+	vi.runner_reason = reason;
+	vi.custom_job = c->o->job_script != NULL;
+	vi.tcg_overcommit = !c->target_host && c->accel == ACCEL_TCG ? cell->detectors.overcommit : 0;
+	verdict_decide(&vi, &vo);
+
+	add_params(c, cell, j);
+	json_object_set_new(j, "verdict", json_string(vo.verdict));
+	json_object_set_new(j, "signature", json_string(vo.signature));
+	json_object_set_new(j, "exit_status", vi.exit_status >= 0 ? json_integer(vi.exit_status)
+								   : json_null());
+	json_object_set_new(j, "qemu_exit", json_integer(br->qemu_exit));
+	if (vi.crash)
+		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
+	if (reason[0])
+		json_object_set_new(j, "runner_last", json_string(reason));
+	add_timings(cell, br, j);
+	if (have_mod)
+		add_module(&mod, cell->vcpus, j);
+	else if (mod_err[0])
+		json_object_set_new(j, "module_error", json_string(mod_err));
+	module_result_free(&mod);
+	add_bpftrace(c, cell, j);
+	add_noise(cell, j);
+
+	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
+	if (!dump || write_file_atomic(path, dump, strlen(dump))) {
+		fprintf(stderr, "error: cannot write %s\n", path);
+		json_decref(j);
+		j = NULL;
+	}
+	free(dump);
+	return j;
+}
+
+json_t *cell_load_done(const struct cell *cell)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
+	if (!file_exists(path))
+		return NULL;
+	return json_load_file(path, 0, NULL);
+}

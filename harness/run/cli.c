@@ -1,0 +1,572 @@
+/* Options of `htab-torture run`: parsing and validation, one message per bad value. */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kmod/workloads.h"
+#include "run/cli.h"
+#include "run/matrix.h"
+#include "rundir/cell_id.h"
+#include "run/noise.h"
+
+/* The module's list (kmod/workloads.h): a workload added there is valid here. */
+#define WORKLOAD_NAME(name) #name,
+#define WORKLOAD_SPACE_NAME(name) " " #name
+const char *const workload_names[] = { HT_WORKLOADS(WORKLOAD_NAME) NULL };
+
+static const char *const test_actions[] = { "panic", "hang", "warn", "none", NULL };
+
+const int default_cpus[] = { 16, 32, 48, 64, 96 };
+const int ndefault_cpus = sizeof(default_cpus) / sizeof(default_cpus[0]);
+
+int default_duration_s(enum accel_mode resolved)
+{
+	return resolved == ACCEL_KVM ? 10 : 3;
+}
+
+enum {
+	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
+	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
+	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
+	OPT_FAULT, OPT_CRASH_GRACE,
+};
+
+static const struct option long_opts[] = {
+	{ "cpus", required_argument, NULL, 'c' },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "out", required_argument, NULL, 'o' },
+	{ "kernel", required_argument, NULL, 'k' },
+	{ "kernel-image", required_argument, NULL, OPT_KERNEL_IMAGE },
+	{ "kernel-release", required_argument, NULL, OPT_KERNEL_RELEASE },
+	{ "module", required_argument, NULL, OPT_MODULE },
+	{ "accel", required_argument, NULL, 'a' },
+	{ "bpftrace", required_argument, NULL, 'b' },
+	{ "modparam", required_argument, NULL, OPT_MODPARAM },
+	{ "map-type", required_argument, NULL, OPT_MAP_TYPE },
+	{ "prealloc", required_argument, NULL, OPT_PREALLOC },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "crash-grace", required_argument, NULL, OPT_CRASH_GRACE },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "test-action", required_argument, NULL, OPT_TEST_ACTION },
+	{ "noise", required_argument, NULL, OPT_NOISE },
+	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "shard", required_argument, NULL, OPT_SHARD },
+	{ "plan-only", no_argument, NULL, OPT_PLAN_ONLY },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "job-script", required_argument, NULL, OPT_JOB_SCRIPT },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void run_usage(FILE *f)
+{
+	fputs("usage: htab-torture run --out DIR [--cpus LIST] [--workload W[,W...]] [--duration SECONDS]\n"
+	      "         [--kernel distro|VARIANT[,...]] [--noise PROFILE[,...]] [--fault SPEC]...\n"
+	      "         [--repeat N]\n"
+	      "         [--jobs N] [--shard I/N] [--plan-only] [--dry-run] [--target vm|host]\n"
+	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
+	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
+	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1] [--timeout SECONDS]\n"
+	      "         [--crash-grace SECONDS]\n"
+	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
+	      "matrix: vCPUs x workload x kernel x noise x fault (x test action) x repeat; cells run in\n"
+	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
+	      "--cpus: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)\n"
+	      "--workload: default full_update; --duration: default 3 s under TCG, 10 s under KVM\n"
+	      "--kernel: distro (Debian's) or a variant of vm-images/build-kernel.sh --list (built on demand)\n"
+	      "--fault SPEC: repeatable, one axis value each (default none); passed to the module as\n"
+	      "  fault=SPEC: none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
+	      "  OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
+	      "  e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01\n"
+	      "--shard I/N: run only the cells whose plan index mod N is I-1 (merge with 'htab-torture merge')\n"
+	      "--plan-only: print the cell ids of the plan (after --shard), one a line, and exit\n"
+	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
+	      "--job-script PATH: the guest runner sources PATH instead of the insmod sequence\n"
+	      "  (tests and custom sequences; the cell passes when the script returns 0)\n"
+	      "--crash-grace S: after the first kernel report on the console (Oops, BUG, panic, WARNING,\n"
+	      "  lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait S s (default 10, 0..600) for\n"
+	      "  the rest of it, then stop the guest: CRASH; the wait restarts while the guest's runner\n"
+	      "  goes on, so a guest that carries on after a WARNING ends on its own\n"
+	      "--modparam key=val: passed to the module (max_entries=, value_size=, … see modinfo);\n"
+	      "  guest RAM grows with the map they describe, and a map the host cannot hold is refused\n"
+	      "--test-action: tests only, makes the guest panic, hang or print a WARNING; an axis\n"
+	      "re-running the same command on the same --out runs only the unfinished cells\n"
+	      "workloads:" HT_WORKLOADS(WORKLOAD_SPACE_NAME) "\n"
+	      "noise profiles:\n", f);
+	noise_print_table(f);
+	fputs("exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",
+	      f);
+}
+
+/* strtol with the checks libbpf-tools does: whole string, no overflow, in range. */
+static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr, "error: %s '%s': must be an integer %ld..%ld\n",
+			opt, s, lo, hi);
+		return -1;
+	}
+	*out = (int)v;
+	return 0;
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static void print_list(FILE *f, const char *const *list)
+{
+	for (const char *const *p = list; *p; p++)
+		fprintf(f, "%s%s", p == list ? "" : ", ", *p);
+}
+
+/* One item of a --cpus list: N, A-B or A-B:STEP. */
+static int parse_cpu_item(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen)
+{
+	long a, b, step = 1;
+	char *end;
+
+	errno = 0;
+	a = strtol(s, &end, 10);
+	b = a;
+	if (!errno && end != s && *end == '-') {
+		const char *bs = end + 1;
+
+		b = strtol(bs, &end, 10);
+		if (end == bs)
+			goto bad;
+		if (!errno && *end == ':') {
+			const char *ss = end + 1;
+
+			step = strtol(ss, &end, 10);
+			if (end == ss)
+				goto bad;
+		}
+	}
+	if (errno || end == s || *end || !isdigit((unsigned char)s[0]))
+		goto bad;
+	if (a < 1 || b > MAX_VCPUS || a > b || step < 1) {
+		snprintf(err, errlen, "--cpus '%s': values must be 1..%d, ranges A-B[:STEP] with A <= B and STEP >= 1",
+			 s, MAX_VCPUS);
+		return -1;
+	}
+	for (long v = a; v <= b; v += step) {
+		for (int i = 0; i < *n; i++)
+			if (cpus[i] == v) {
+				snprintf(err, errlen, "--cpus: %ld appears twice", v);
+				return -1;
+			}
+		if (*n >= cap) {
+			snprintf(err, errlen, "--cpus: at most %d values", cap);
+			return -1;
+		}
+		cpus[(*n)++] = (int)v;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "--cpus '%s': must be integers 1..%d or ranges A-B[:STEP], comma-separated",
+		 s, MAX_VCPUS);
+	return -1;
+}
+
+int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen)
+{
+	struct strv items = { 0 };
+	int rc = 0;
+
+	if (strv_split(&items, s, ',')) {
+		snprintf(err, errlen, "--cpus '%s': must be integers 1..%d or ranges A-B[:STEP], comma-separated",
+			 s, MAX_VCPUS);
+		strv_free(&items);
+		return -1;
+	}
+	for (size_t i = 0; i < items.n && !rc; i++)
+		rc = parse_cpu_item(items.v[i], cpus, n, cap, err, errlen);
+	strv_free(&items);
+	return rc;
+}
+
+static int parse_cpus(struct run_opts *o, const char *s)
+{
+	char err[256];
+
+	o->ncpus = 0;
+	if (parse_cpu_list(s, o->cpus, &o->ncpus, (int)(sizeof(o->cpus) / sizeof(o->cpus[0])),
+			   err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A comma list of names from a fixed set into sv (replacing it). */
+static int parse_names(struct strv *sv, const char *opt, const char *s,
+		       bool (*valid)(const char *), void (*print_valid)(FILE *))
+{
+	struct strv items = { 0 };
+	int err = -1;
+
+	strv_free(sv);
+	if (strv_split(&items, s, ',')) {
+		fprintf(stderr, "error: %s '%s': empty item\n", opt, s);
+		goto cleanup;
+	}
+	for (size_t i = 0; i < items.n; i++) {
+		if (valid && !valid(items.v[i])) {
+			fprintf(stderr, "error: %s '%s': must be one of ", opt, items.v[i]);
+			print_valid(stderr);
+			fputc('\n', stderr);
+			goto cleanup;
+		}
+		for (size_t k = 0; k < sv->n; k++)
+			if (!strcmp(sv->v[k], items.v[i])) {
+				fprintf(stderr, "error: %s: '%s' appears twice\n", opt, items.v[i]);
+				goto cleanup;
+			}
+		if (strv_push(sv, items.v[i]))
+			goto cleanup;
+	}
+	err = 0;
+cleanup:
+	strv_free(&items);
+	return err;
+}
+
+static bool noise_valid(const char *s) { return noise_find(s) != NULL; }
+static bool test_action_valid(const char *s) { return in_list(test_actions, s); }
+static void print_test_actions(FILE *f) { print_list(f, test_actions); }
+static void print_workloads(FILE *f) { print_list(f, workload_names); }
+static bool workload_valid(const char *s) { return in_list(workload_names, s); }
+
+/* Variant names become paths and cell ids: a conservative character set. */
+static bool kernel_name_valid(const char *s)
+{
+	if (!*s || strlen(s) > 48 || s[0] == '.' || s[0] == '-')
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._", *p) && !(*p == '-'))
+			return false;
+	return true;
+}
+
+static void print_kernel_rule(FILE *f)
+{
+	fputs("'distro' or a variant name (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
+}
+
+static int parse_shard(struct run_opts *o, const char *s)
+{
+	int i, n, len = 0;
+
+	if (sscanf(s, "%d/%d%n", &i, &n, &len) != 2 || s[len] || n < 1 || n > 10000 ||
+	    i < 1 || i > n) {
+		fprintf(stderr, "error: --shard '%s': must be I/N with 1 <= I <= N (e.g. 1/4)\n", s);
+		return -1;
+	}
+	o->shard_i = i;
+	o->shard_n = n;
+	return 0;
+}
+
+static int parse_bpftrace(struct run_opts *o, const char *s)
+{
+	struct strv items = { 0 };
+	int err = -1;
+
+	strv_free(&o->bpftrace);
+	if (!strcmp(s, "none"))
+		return 0;
+	if (strv_split(&items, s, ',')) {
+		fprintf(stderr, "error: --bpftrace '%s': must be 'none' or script names separated by commas\n", s);
+		goto cleanup;
+	}
+	for (size_t i = 0; i < items.n; i++) {
+		/* Names, not paths: the script must live in bpftrace/ of this repo. */
+		if (strpbrk(items.v[i], "/ ") || items.v[i][0] == '.') {
+			fprintf(stderr, "error: --bpftrace '%s': must be a script name from bpftrace/ (without .bt)\n",
+				items.v[i]);
+			goto cleanup;
+		}
+		if (strv_push(&o->bpftrace, items.v[i]))
+			goto cleanup;
+	}
+	err = 0;
+cleanup:
+	strv_free(&items);
+	return err;
+}
+
+static int parse_modparam(struct run_opts *o, const char *s)
+{
+	const char *eq = strchr(s, '=');
+
+	if (!eq || eq == s || strpbrk(s, " \t\n'\"")) {
+		fprintf(stderr, "error: --modparam '%s': must be key=value without spaces or quotes\n", s);
+		return -1;
+	}
+	return strv_push(&o->modparams, s);
+}
+
+#define FAULT_FORMS "none, delay[:SYMBOL]:N|Nns|Nus[:OPT...] or exhaust[:OPT...] " \
+	"(OPT p=P|every=N|cpus=LIST; several joined with +)"
+
+int fault_check(const char *s, char *err, size_t errlen)
+{
+	const char *p = s;
+
+	if (!*s || strlen(s) > 200)
+		goto bad;
+	/* job.env single-quotes MODPARAMS and the runner word-splits it. */
+	for (const char *q = s; *q; q++)
+		if (!isalnum((unsigned char)*q) && !strchr("_:=,+.-", *q))
+			goto bad;
+	for (;;) {
+		size_t n = strcspn(p, "+");
+
+		if (!((n == 4 && !strncmp(p, "none", 4)) ||
+		      (n > 6 && !strncmp(p, "delay:", 6)) ||
+		      (n == 7 && !strncmp(p, "exhaust", 7)) ||
+		      (n > 8 && !strncmp(p, "exhaust:", 8))))
+			goto bad;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+bad:
+	snprintf(err, errlen, "--fault '%s': must be " FAULT_FORMS, s);
+	return -1;
+}
+
+static int parse_fault(struct run_opts *o, const char *s)
+{
+	char err[512];
+
+	if (fault_check(s, err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	for (size_t i = 0; i < o->faults.n; i++)
+		if (!strcmp(o->faults.v[i], s)) {
+			fprintf(stderr, "error: --fault: '%s' appears twice\n", s);
+			return -1;
+		}
+	return strv_push(&o->faults, s);
+}
+
+void run_opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->accel = ACCEL_AUTO;
+	o->prealloc = -1;
+	o->repeat = 1;
+	o->crash_grace_s = DEFAULT_CRASH_GRACE_S;
+	o->kernel_image = getenv("HTAB_KERNEL_IMAGE");
+	o->kernel_release = getenv("HTAB_KERNEL_RELEASE");
+	/* The pop histogram is the headline figure; --bpftrace none turns it off. */
+	strv_push(&o->bpftrace, "__pcpu_freelist_pop");
+}
+
+void run_opts_free(struct run_opts *o)
+{
+	strv_free(&o->workloads);
+	strv_free(&o->kernels);
+	strv_free(&o->noises);
+	strv_free(&o->test_actions);
+	strv_free(&o->faults);
+	strv_free(&o->bpftrace);
+	strv_free(&o->modparams);
+}
+
+static int parse_one(struct run_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'c':
+		return parse_cpus(o, arg);
+	case 'w':
+		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
+	case 'd':
+		return parse_int("--duration", arg, 1, MAX_DURATION_S, &o->duration_s);
+	case 'o':
+		o->out = arg;
+		return 0;
+	case 'k':
+		return parse_names(&o->kernels, "--kernel", arg, kernel_name_valid, print_kernel_rule);
+	case OPT_NOISE:
+		return parse_names(&o->noises, "--noise", arg, noise_valid, noise_print_names);
+	case OPT_FAULT:
+		return parse_fault(o, arg);
+	case OPT_JOBS:
+		return parse_int("--jobs", arg, 1, 256, &o->jobs);
+	case OPT_SHARD:
+		return parse_shard(o, arg);
+	case OPT_PLAN_ONLY:
+		o->plan_only = true;
+		return 0;
+	case OPT_TARGET:
+		if (strcmp(arg, "vm") && strcmp(arg, "host")) {
+			fprintf(stderr, "error: --target '%s': must be one of vm, host\n", arg);
+			return -1;
+		}
+		o->target_host = !strcmp(arg, "host");
+		return 0;
+	case OPT_JOB_SCRIPT:
+		/* The guest sees the host root: any existing file works once absolute. */
+		if (strpbrk(arg, "'\n") || strlen(arg) >= sizeof(o->job_script_abs) ||
+		    !realpath(arg, o->job_script_abs)) {
+			fprintf(stderr, "error: --job-script '%s': must be an existing file, path without quotes\n",
+				arg);
+			return -1;
+		}
+		o->job_script = o->job_script_abs;
+		return 0;
+	case OPT_KERNEL_IMAGE:
+		o->kernel_image = arg;
+		return 0;
+	case OPT_KERNEL_RELEASE:
+		o->kernel_release = arg;
+		return 0;
+	case OPT_MODULE:
+		o->module = arg;
+		return 0;
+	case 'a':
+		if (accel_parse(arg, &o->accel)) {
+			fprintf(stderr, "error: --accel '%s': must be one of auto, kvm, tcg\n", arg);
+			return -1;
+		}
+		return 0;
+	case 'b':
+		return parse_bpftrace(o, arg);
+	case OPT_MODPARAM:
+		return parse_modparam(o, arg);
+	case OPT_MAP_TYPE:
+		if (!*arg || strpbrk(arg, " \t'\"")) {
+			fprintf(stderr, "error: --map-type '%s': must be a map type name such as hash\n", arg);
+			return -1;
+		}
+		o->map_type = arg;
+		return 0;
+	case OPT_PREALLOC:
+		return parse_int("--prealloc", arg, 0, 1, &o->prealloc);
+	case 't':
+		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
+	case OPT_CRASH_GRACE:
+		return parse_int("--crash-grace", arg, 0, MAX_CRASH_GRACE_S, &o->crash_grace_s);
+	case 'r':
+		return parse_int("--repeat", arg, 1, 1000, &o->repeat);
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case OPT_TEST_ACTION:
+		return parse_names(&o->test_actions, "--test-action", arg, test_action_valid,
+				   print_test_actions);
+	}
+	return -1;
+}
+
+/* Defaults for what was not given (the default matrix of `make run`). */
+static int apply_defaults(struct run_opts *o)
+{
+	if (!o->ncpus) {
+		for (int i = 0; i < ndefault_cpus; i++)
+			o->cpus[i] = default_cpus[i];
+		o->ncpus = ndefault_cpus;
+	}
+	if (!o->workloads.n && strv_push(&o->workloads, "full_update"))
+		return -1;
+	if (!o->kernels.n && strv_push(&o->kernels, o->target_host ? "host" : "distro"))
+		return -1;
+	if (!o->noises.n && strv_push(&o->noises, "none"))
+		return -1;
+	if (!o->faults.n && strv_push(&o->faults, "none"))
+		return -1;
+	return 0;
+}
+
+static int check_required(const struct run_opts *o)
+{
+	if ((!o->out || !*o->out) && !o->plan_only) {
+		fprintf(stderr, "error: --out DIR is required\n");
+		return -1;
+	}
+	if (o->target_host && o->test_actions.n) {
+		fprintf(stderr, "error: --test-action cannot be used with --target host (it would crash this machine)\n");
+		return -1;
+	}
+	for (size_t i = 0; i < o->modparams.n; i++)
+		if (!strncmp(o->modparams.v[i], "fault=", 6) &&
+		    (o->faults.n > 1 || strcmp(o->faults.v[0], "none"))) {
+			fprintf(stderr, "error: --modparam %s and --fault: give the fault one way (--fault)\n",
+				o->modparams.v[i]);
+			return -1;
+		}
+	for (size_t i = 0; i < o->faults.n; i++)
+		for (size_t k = 0; k < i; k++) {
+			char a[FAULT_SLUG_MAX + 1], b[FAULT_SLUG_MAX + 1];
+
+			fault_slug(o->faults.v[i], a, sizeof(a));
+			fault_slug(o->faults.v[k], b, sizeof(b));
+			if (!strcmp(a, b)) {
+				fprintf(stderr, "error: --fault '%s' and '%s' give the same cell id suffix '-f%s'; write one of them differently\n",
+					o->faults.v[k], o->faults.v[i], a);
+				return -1;
+			}
+		}
+	if (o->kernel_image && o->kernels.n > 1) {
+		fprintf(stderr, "error: --kernel-image names one kernel; give a single --kernel label with it\n");
+		return -1;
+	}
+	return 0;
+}
+
+int run_opts_parse(struct run_opts *o, int argc, char **argv)
+{
+	int c;
+
+	optind = 0;	/* full reset: tests call this more than once */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			run_usage(stdout);
+			return 1;
+		}
+		if (c == ':') {
+			fprintf(stderr, "error: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		}
+		if (c == '?') {
+			fprintf(stderr, "error: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return 2;
+		}
+		if (parse_one(o, c, optarg))
+			return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "error: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	o->argc = argc;
+	o->argv = argv;
+	if (o->target_host && o->kernels.n) {
+		fprintf(stderr, "error: --kernel cannot be used with --target host (the job runs on this machine's kernel)\n");
+		return 2;
+	}
+	if (apply_defaults(o))
+		return 2;
+	return check_required(o) ? 2 : 0;
+}

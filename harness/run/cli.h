@@ -1,0 +1,70 @@
+/* Options of `htab-torture run`: one struct, parsed and validated in one place. */
+#ifndef HT_CLI_H
+#define HT_CLI_H
+#include <stdbool.h>
+#include "run/accel.h"
+#include "lib/util.h"
+
+#define MAX_VCPUS 256
+#define MAX_DURATION_S 3600
+#define DEFAULT_CRASH_GRACE_S 10
+#define MAX_CRASH_GRACE_S 600
+
+struct run_opts {
+	int cpus[64];
+	int ncpus;			/* 0 after parsing only with --plan-only */
+	struct strv workloads;		/* default full_update */
+	int duration_s;			/* 0 = by accelerator (resolved in run.c) */
+	const char *out;
+	struct strv kernels;		/* labels: "distro" or variant names */
+	struct strv noises;		/* noise profile names, default none */
+	struct strv test_actions;	/* tests: panic|hang|warn|none per cell; empty = none */
+	struct strv faults;		/* --fault values, verbatim; default "none" */
+	int jobs;			/* 0 = decided by host cores and memory */
+	int shard_i, shard_n;		/* --shard i/n; n = 0: whole plan */
+	bool plan_only;
+	bool target_host;		/* --target host: no VM, this machine */
+	const char *job_script;		/* JOB_SCRIPT= in job.env (tests, custom sequences) */
+	char job_script_abs[4096];	/* --job-script made absolute (the guest needs it so) */
+	char **argv;			/* the command line, for the manifest */
+	int argc;
+	const char *kernel_image;	/* --kernel-image / HTAB_KERNEL_IMAGE */
+	const char *kernel_release;	/* --kernel-release; else from the image */
+	const char *module;		/* --module; default kmod/htab_torture.ko */
+	enum accel_mode accel;
+	struct strv bpftrace;		/* script names; empty = none */
+	struct strv modparams;		/* key=val, passed through */
+	const char *map_type;		/* NULL = module default */
+	int prealloc;			/* -1 = module default */
+	int timeout_s;			/* 0 = derived per cell */
+	int crash_grace_s;		/* after a report's first console line, before QEMU is stopped */
+	int repeat;
+	bool dry_run;
+};
+
+extern const char *const workload_names[];
+/* The matrix `run` plans without --cpus (make run). */
+extern const int default_cpus[];
+extern const int ndefault_cpus;
+/* Measurement window without --duration: short under TCG, where boots dominate. */
+int default_duration_s(enum accel_mode resolved);
+
+/*
+ * "16,32,48" and ranges "16-96:16" / "2-4" (step 1), mixed; duplicates are an
+ * error. Appends to cpus (capacity cap). 0 ok, -1 with a one-line message in err.
+ */
+int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen);
+
+/*
+ * A --fault value: "none" or the module's fault= syntax (kmod/README.md),
+ * checked lightly: safe characters, each '+' part starts with none, delay:
+ * or exhaust. 0 ok, -1 with a one-line message in err.
+ */
+int fault_check(const char *s, char *err, size_t errlen);
+
+void run_opts_init(struct run_opts *o);
+void run_opts_free(struct run_opts *o);
+/* 0 ok, 1 --help printed, 2 usage error (message already on stderr). */
+int run_opts_parse(struct run_opts *o, int argc, char **argv);
+void run_usage(FILE *f);
+#endif

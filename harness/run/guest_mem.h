@@ -1,0 +1,48 @@
+/*
+ * Guest RAM that follows the map a cell creates: the map's parameters as
+ * the module will see them (--map-type, --prealloc, then --modparam, the
+ * order of the insmod line), its estimated footprint, and the limit of what
+ * this host can give one guest.
+ */
+#ifndef HT_GUEST_MEM_H
+#define HT_GUEST_MEM_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "run/cli.h"
+
+/* The module's defaults (kmod/htab_torture_main.c) for what is not given. */
+#define MAP_DEFAULT_TYPE "hash"
+#define MAP_DEFAULT_MAX_ENTRIES 4096
+#define MAP_DEFAULT_VALUE_SIZE 16	/* the stamp's size: the module's minimum */
+/* struct htab_elem (hash node, LRU/freelist node, hash) plus the u32 key. */
+#define MAP_ELEM_OVERHEAD 64
+#define MAP_SAFETY_FACTOR 2
+
+struct map_shape {
+	char map_type[32];
+	int prealloc;
+	long long max_entries, value_size;
+};
+
+/* The module's defaults, then o->map_type, o->prealloc and o->modparams in order. */
+void map_shape_of_opts(const struct run_opts *o, struct map_shape *m);
+/* Applies one key=value (unknown keys and unparsable values are left to the module). */
+void map_shape_apply(struct map_shape *m, const char *kv);
+bool map_is_percpu(const struct map_shape *m);
+/*
+ * Bytes the map holds at most with vcpus CPUs: (max_entries, plus one extra
+ * element per CPU when preallocated) x (MAP_ELEM_OVERHEAD + value_size
+ * rounded up to 8, times vcpus for per-CPU map types).
+ */
+long long map_footprint_bytes(const struct map_shape *m, int vcpus);
+/* What guest RAM adds for the map: MAP_SAFETY_FACTOR x footprint, whole MiB, rounded up. */
+int map_mem_mb(long long footprint_bytes);
+/* MemTotal / 2 from a /proc/meminfo text, in MiB; -1 when it has none. */
+long host_guest_limit_mb(const char *meminfo);
+/*
+ * 0 when a guest of vcpus with this map fits under limit_mb, else -1 and a
+ * one-line message in err naming the footprint, the map and the limit.
+ */
+int guest_mem_check(const struct map_shape *m, int vcpus, long limit_mb, char *err,
+		    size_t errlen);
+#endif

@@ -1,0 +1,53 @@
+/*
+ * host_info: the host a cell ran on, recorded in cell.json as "host" so a
+ * report can say where its figures come from (a TCG figure from a loaded
+ * 2-core machine reads differently from one on a quiet 96-core box).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "run/host_info.h"
+
+/* The first "model name" of /proc/cpuinfo, or "?". */
+static json_t *cpu_model(void)
+{
+	char line[512], *v;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	json_t *m = NULL;
+
+	while (f && !m && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
+			continue;
+		v += strspn(v + 1, " \t") + 1;
+		v[strcspn(v, "\n")] = 0;
+		m = json_string(v);
+	}
+	if (f)
+		fclose(f);
+	return m ? m : json_string("?");
+}
+
+json_t *host_info(void)
+{
+	struct utsname u;
+	struct sysinfo si;
+	double load[3] = { -1, -1, -1 };
+	json_t *h = json_object();
+
+	if (!uname(&u)) {
+		json_object_set_new(h, "hostname", json_string(u.nodename));
+		json_object_set_new(h, "kernel", json_string(u.release));
+	}
+	json_object_set_new(h, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	if (!sysinfo(&si))
+		json_object_set_new(h, "mem_mib",
+				    json_integer((json_int_t)si.totalram * si.mem_unit >> 20));
+	json_object_set_new(h, "cpu_model", cpu_model());
+	/* The load when the cell ended: other guests share these cores. */
+	if (getloadavg(load, 3) == 3)
+		json_object_set_new(h, "load_avg", json_pack("[f, f, f]", load[0], load[1], load[2]));
+	return h;
+}

@@ -1,0 +1,310 @@
+/*
+ * Resolving the --kernel axis (kernels.h). Variant kernels come from
+ * vm-images/build-kernel.sh (HTAB_BUILD_KERNEL overrides, for tests); each
+ * gets its own module build, since a module loads only into the kernel whose
+ * tree it was built against.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include "run/kernels.h"
+#include "run/paths.h"
+
+/* Whole stdout of a shell command (stderr passes through); NULL on failure, *rc set. */
+static char *capture(const char *cmd, int *rc)
+{
+	FILE *p = popen(cmd, "r");
+	size_t len = 0, cap = 4096;
+	char *out = malloc(cap);
+	int st;
+
+	*rc = -1;
+	if (!p || !out) {
+		if (p)
+			pclose(p);
+		free(out);
+		return NULL;
+	}
+	for (size_t n; (n = fread(out + len, 1, cap - len - 1, p)) > 0;) {
+		len += n;
+		if (cap - len < 2) {
+			char *o = realloc(out, cap *= 2);
+
+			if (!o)
+				break;
+			out = o;
+		}
+	}
+	out[len] = '\0';
+	st = pclose(p);
+	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return out;
+}
+
+static int kv(const char *line, const char *key, char *out, size_t n)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "%s=", key);
+	for (p = strstr(line, pat); p && p != line && p[-1] != ' '; p = strstr(p + 1, pat))
+		;
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	snprintf(out, n, "%.*s", (int)strcspn(p, " \n"), p);
+	return out[0] ? 0 : -1;
+}
+
+int parse_build_line(const char *line, struct kernel_res *k)
+{
+	return kv(line, "KERNEL_IMAGE", k->image, sizeof(k->image)) ||
+	       kv(line, "KERNEL_RELEASE", k->release, sizeof(k->release)) ||
+	       kv(line, "KDIR", k->kdir, sizeof(k->kdir)) ||
+	       kv(line, "HASH", k->hash, sizeof(k->hash)) ? -1 : 0;
+}
+
+static void build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
+{
+	const char *e = getenv("HTAB_BUILD_KERNEL");
+
+	if (e && *e)
+		snprintf(out, n, "%s", e);
+	else
+		snprintf(out, n, "%s/vm-images/build-kernel.sh", c->root);
+}
+
+static int check_variant(const struct run_ctx *c, const char *label)
+{
+	char script[PATH_MAX], cmd[PATH_MAX + 32], *q, *list;
+	int rc;
+	bool found = false;
+
+	build_kernel_cmd(c, script, sizeof(script));
+	q = shell_quote(script);
+	snprintf(cmd, sizeof(cmd), "%s --list", q ? q : script);
+	free(q);
+	list = capture(cmd, &rc);
+	if (!list || rc) {
+		fprintf(stderr, "error: --kernel '%s': %s --list failed\n", label, script);
+		free(list);
+		return -1;
+	}
+	for (char *s = strtok(list, "\n"); s; s = strtok(NULL, "\n"))
+		found |= !strcmp(s, label);
+	if (!found) {
+		char *l2 = capture(cmd, &rc);
+
+		fprintf(stderr, "error: --kernel '%s': unknown; valid: distro", label);
+		for (char *s = l2 ? strtok(l2, "\n") : NULL; s; s = strtok(NULL, "\n"))
+			fprintf(stderr, ", %s", s);
+		fputc('\n', stderr);
+		free(l2);
+	}
+	free(list);
+	return found ? 0 : -1;
+}
+
+/* build-kernel.sh VARIANT (cached when built); its last stdout line describes the build. */
+static int build_variant(const struct run_ctx *c, struct kernel_res *k)
+{
+	char script[PATH_MAX], cmd[2 * PATH_MAX], *q, *out, *last;
+	int rc;
+
+	build_kernel_cmd(c, script, sizeof(script));
+	q = shell_quote(script);
+	snprintf(cmd, sizeof(cmd), "%s %s", q ? q : script, k->label);
+	free(q);
+	fprintf(stderr, "kernel %s: %s\n", k->label, cmd);
+	out = capture(cmd, &rc);
+	if (!out || rc) {
+		fprintf(stderr, "error: --kernel '%s': %s failed (exit %d)\n", k->label, cmd, rc);
+		free(out);
+		return -1;
+	}
+	while (*out && out[strlen(out) - 1] == '\n')
+		out[strlen(out) - 1] = '\0';
+	last = strrchr(out, '\n');
+	last = last ? last + 1 : out;
+	if (parse_build_line(last, k)) {
+		fprintf(stderr, "error: --kernel '%s': unexpected last line from %s: '%s'\n",
+			k->label, script, last);
+		free(out);
+		return -1;
+	}
+	free(out);
+	return 0;
+}
+
+/*
+ * The module for a variant, in vm-images/build/kmod-<variant>-<hash>/: a copy
+ * of kmod/'s sources built with make -C KDIR M=…; rebuilt when a kmod/ source
+ * is newer than the .ko. Built in DIR.tmp and renamed, so a half build is
+ * never used.
+ */
+static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
+{
+	char dir[PATH_MAX], cmd[6 * PATH_MAX], *qd, *qs, *qk;
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, k->label, k->hash);
+	snprintf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir);
+	qd = shell_quote(dir);
+	snprintf(cmd, sizeof(cmd), "%s/kmod", c->root);
+	qs = shell_quote(cmd);
+	qk = shell_quote(k->kdir);
+	if (!qd || !qs || !qk) {
+		free(qd);
+		free(qs);
+		free(qk);
+		return -1;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "d=%s; s=%s; k=%s; "
+		 "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
+		 "echo \"building $d/htab_torture.ko against $k\" >&2; "
+		 "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
+		 "for f in \"$s\"/*.c \"$s\"/*.h \"$s\"/Kbuild; do case $f in *.mod.c) ;; *) cp \"$f\" \"$d.tmp/\" || exit 1 ;; esac; done && "
+		 "if make -C \"$k\" M=\"$d.tmp\" modules > \"$d.tmp/build.log\" 2>&1; then "
+		 "rm -rf \"$d\" && mv \"$d.tmp\" \"$d\"; else tail -n 20 \"$d.tmp/build.log\" >&2; exit 1; fi",
+		 qd, qs, qk);
+	free(qd);
+	free(qs);
+	free(qk);
+	rc = system(cmd);
+	if (rc) {
+		fprintf(stderr, "error: --kernel '%s': building the module against %s failed (log: %s.tmp/build.log)\n",
+			k->label, k->kdir, dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve_given_image(const struct run_ctx *c, struct kernel_res *k)
+{
+	const struct run_opts *o = c->o;
+
+	if (!file_exists(o->kernel_image)) {
+		fprintf(stderr, "error: kernel image %s not found\n", o->kernel_image);
+		return -1;
+	}
+	snprintf(k->image, sizeof(k->image), "%s", o->kernel_image);
+	if (o->kernel_release) {
+		snprintf(k->release, sizeof(k->release), "%s", o->kernel_release);
+	} else if (bzimage_release(o->kernel_image, k->release, sizeof(k->release))) {
+		fprintf(stderr, "error: cannot read the kernel release from %s (not a bzImage?); give --kernel-release\n",
+			o->kernel_image);
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve_distro(struct kernel_res *k)
+{
+	char err[PATH_MAX + 128];
+
+	if (distro_release("", k->release, sizeof(k->release), err, sizeof(err))) {
+		fprintf(stderr, "error: %s\n", err);
+		return -1;
+	}
+	snprintf(k->image, sizeof(k->image), "/boot/vmlinuz-%s", k->release);
+	snprintf(k->kdir, sizeof(k->kdir), "/usr/src/linux-headers-%s", k->release);
+	return 0;
+}
+
+/* The module given (--module) or kmod/'s, checked against the kernel it will load into. */
+static int check_module(const struct run_ctx *c, struct kernel_res *k)
+{
+	char vermagic[128];
+
+	if (!k->module[0]) {
+		if (c->o->module)
+			snprintf(k->module, sizeof(k->module), "%s", c->o->module);
+		else
+			snprintf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
+	}
+	if (!file_exists(k->module)) {
+		fprintf(stderr, "error: module %s not found (run make first)\n", k->module);
+		return -1;
+	}
+	if (k->module[0] != '/') {
+		fprintf(stderr, "error: --module '%s': must be an absolute path (the guest sees the host root)\n",
+			k->module);
+		return -1;
+	}
+	if (!module_vermagic(k->module, vermagic, sizeof(vermagic)) &&
+	    strcmp(vermagic, k->release)) {
+		fprintf(stderr, "error: %s was built for %s, the kernel is %s (rebuild: make -C kmod KDIR=/usr/src/linux-headers-%s)\n",
+			k->module, vermagic, k->release, k->release);
+		return -1;
+	}
+	return 0;
+}
+
+static int resolve_one(struct run_ctx *c, struct kernel_res *k)
+{
+	const struct run_opts *o = c->o;
+	bool variant = strcmp(k->label, "distro") != 0;
+
+	if (c->target_host) {
+		struct utsname u;
+
+		uname(&u);
+		snprintf(k->label, sizeof(k->label), "host");
+		snprintf(k->release, sizeof(k->release), "%s", u.release);
+		/* Whether it loads here is host_target_check's question (it says why not). */
+		if (o->module)
+			snprintf(k->module, sizeof(k->module), "%s", o->module);
+		else
+			snprintf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
+		return 0;
+	}
+	if (o->kernel_image) {
+		if (resolve_given_image(c, k))
+			return -1;
+	} else if (!variant) {
+		if (resolve_distro(k))
+			return -1;
+	} else {
+		if (check_variant(c, k->label) || build_variant(c, k))
+			return -1;
+		if (!o->module && build_variant_module(c, k) && !o->dry_run)
+			return -1;
+	}
+	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s.cpio.gz",
+		 c->root, k->release);
+	if (check_module(c, k)) {
+		if (!o->dry_run)
+			return -1;
+		fprintf(stderr, "(dry run: continuing without the module)\n");
+	}
+	return 0;
+}
+
+int kernels_resolve(struct run_ctx *c)
+{
+	const struct strv *labels = &c->o->kernels;
+
+	if (labels->n > MAX_KERNELS) {
+		fprintf(stderr, "error: --kernel: at most %d kernels\n", MAX_KERNELS);
+		return -1;
+	}
+	if (c->target_host && (labels->n != 1 || strcmp(labels->v[0], "host"))) {
+		fprintf(stderr, "error: --kernel cannot be used with --target host (the job runs on this machine's kernel)\n");
+		return -1;
+	}
+	c->nkernels = 0;
+	for (size_t i = 0; i < labels->n; i++) {
+		struct kernel_res *k = &c->kernels[c->nkernels++];
+
+		memset(k, 0, sizeof(*k));
+		snprintf(k->label, sizeof(k->label), "%s", labels->v[i]);
+		if (resolve_one(c, k))
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,19 @@
+/*
+ * The --kernel axis: "distro" (Debian's kernel, headers and the module in
+ * kmod/) or a variant built by vm-images/build-kernel.sh, whose module is
+ * built against that variant's tree in vm-images/build/kmod-<variant>-<hash>/.
+ */
+#ifndef HT_KERNELS_H
+#define HT_KERNELS_H
+#include <stdbool.h>
+#include "run/cell.h"
+
+/*
+ * Fills c->kernels (one per --kernel label) with image, release, module and
+ * initramfs path; builds variants and their modules on demand. -1 with a
+ * one-line message on stderr (unknown variant → the valid names).
+ */
+int kernels_resolve(struct run_ctx *c);
+/* "KERNEL_IMAGE=a KERNEL_RELEASE=b KDIR=c HASH=d" (build-kernel.sh's last line). */
+int parse_build_line(const char *line, struct kernel_res *k);
+#endif

@@ -1,0 +1,144 @@
+/* Where things are: the repo root, the guest kernel, its initramfs, the module. */
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run/paths.h"
+#include "lib/util.h"
+
+int repo_root(char *out, size_t n)
+{
+	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(out, n, "%s", env);
+		return 0;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		return -1;
+	exe[len] = '\0';
+	/* <root>/harness/htab-torture: two dirname()s. */
+	snprintf(out, n, "%s", dirname(dirname(exe)));
+	return 0;
+}
+
+int distro_release(const char *sysroot, char *out, size_t n, char *err, size_t errlen)
+{
+	char best[256] = "", newest[256] = "", path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/lib/modules", sysroot);
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d)) != NULL) {
+			const char *r = de->d_name;
+			char img[PATH_MAX], hdr[PATH_MAX];
+
+			if (r[0] == '.')
+				continue;
+			if (!newest[0] || strverscmp(r, newest) > 0)
+				snprintf(newest, sizeof(newest), "%s", r);
+			snprintf(img, sizeof(img), "%s/boot/vmlinuz-%s", sysroot, r);
+			snprintf(hdr, sizeof(hdr), "%s/usr/src/linux-headers-%s", sysroot, r);
+			if (!file_exists(img) || !file_exists(hdr))
+				continue;
+			if (!best[0] || strverscmp(r, best) > 0)
+				snprintf(best, sizeof(best), "%s", r);
+		}
+		closedir(d);
+	}
+	if (best[0]) {
+		snprintf(out, n, "%s", best);
+		return 0;
+	}
+	if (!newest[0]) {
+		snprintf(err, errlen, "no kernel in %s/lib/modules (install linux-image-amd64)", sysroot);
+	} else {
+		snprintf(path, sizeof(path), "%s/boot/vmlinuz-%s", sysroot, newest);
+		if (!file_exists(path))
+			snprintf(err, errlen, "kernel image %s not found (install linux-image-amd64)", path);
+		else
+			snprintf(err, errlen, "kernel headers %s/usr/src/linux-headers-%s not found (install linux-headers-amd64)",
+				 sysroot, newest);
+	}
+	return -1;
+}
+
+int bzimage_release(const char *image, char *out, size_t n)
+{
+	unsigned char hdr[0x210];
+	char ver[256];
+	uint16_t off;
+	FILE *f = fopen(image, "rb");
+	int err = -1;
+
+	if (!f)
+		return -1;
+	if (fread(hdr, 1, sizeof(hdr), f) != sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4))
+		goto cleanup;
+	off = hdr[0x20e] | hdr[0x20f] << 8;
+	if (!off || fseek(f, off + 0x200, SEEK_SET) || !fgets(ver, sizeof(ver), f))
+		goto cleanup;
+	ver[strcspn(ver, " \n")] = '\0';
+	if (!ver[0])
+		goto cleanup;
+	snprintf(out, n, "%s", ver);
+	err = 0;
+cleanup:
+	fclose(f);
+	return err;
+}
+
+int module_vermagic(const char *ko, char *out, size_t n)
+{
+	size_t len;
+	char *buf = read_file(ko, &len), *p;
+
+	if (!buf)
+		return -1;
+	p = memmem(buf, len, "vermagic=", 9);
+	if (!p) {
+		free(buf);
+		return -1;
+	}
+	p += 9;
+	snprintf(out, n, "%.*s", (int)strcspn(p, " "), p);
+	free(buf);
+	return 0;
+}
+
+int ensure_initramfs(const char *root, const char *release, const char *path)
+{
+	char script[PATH_MAX], dir[PATH_MAX];
+	pid_t pid;
+	int st;
+
+	if (file_exists(path))
+		return 0;
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (mkdir_p(dirname(dir)))
+		return -1;
+	snprintf(script, sizeof(script), "%s/vm-images/mkinitramfs.sh", root);
+	fprintf(stderr, "building %s\n", path);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execl(script, script, release, path, (char *)NULL);
+		fprintf(stderr, "error: cannot run %s: %s\n", script, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		return -1;
+	return file_exists(path) ? 0 : -1;
+}

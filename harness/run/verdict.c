@@ -1,0 +1,106 @@
+/* The verdict of one cell (see verdict.h for the order of the rules). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run/verdict.h"
+
+static void set(struct verdict_out *o, const char *v, const char *sig)
+{
+	snprintf(o->verdict, sizeof(o->verdict), "%s", v);
+	snprintf(o->signature, sizeof(o->signature), "%s", sig);
+}
+
+static void decide_module(const struct verdict_in *in, struct verdict_out *o)
+{
+	const struct module_result *m = in->mod;
+	char sig[256];
+
+	if (!m) {
+		snprintf(sig, sizeof(sig), "no module results: %s",
+			 in->mod_err && *in->mod_err ? in->mod_err : "module.json missing");
+		set(o, "FAIL", sig);
+	} else if (strcmp(m->result, "SUCCESS")) {
+		snprintf(sig, sizeof(sig), "module: %s%s%s", m->result,
+			 m->first_failure[0] ? ": " : "", m->first_failure);
+		set(o, "FAIL", sig);
+	} else if (m->ops == 0) {
+		set(o, "FAIL", "sanity: module reported SUCCESS with no ops");
+	} else if (m->corrupt > 0 || m->double_alloc > 0 || m->walk_bad > 0) {
+		snprintf(sig, sizeof(sig), "sanity: SUCCESS with %lld corrupt, %lld double allocations, %lld bad live stamps",
+			 (long long)m->corrupt, (long long)m->double_alloc, (long long)m->walk_bad);
+		set(o, "FAIL", sig);
+	} else if (m->unexpected_errors > 0 || m->warns > 0) {
+		snprintf(sig, sizeof(sig), "sanity: SUCCESS with %lld unexpected errors, %lld warns",
+			 (long long)m->unexpected_errors, (long long)m->warns);
+		set(o, "FAIL", sig);
+	} else {
+		set(o, "PASS", "");
+	}
+}
+
+/* Reports that a vCPU waiting for a host core can set off: emulation may explain them. */
+static bool waits_on_cpus(enum crash_kind k)
+{
+	return k == CK_SOFT_LOCKUP || k == CK_HARD_LOCKUP || k == CK_RCU_STALL || k == CK_HUNG_TASK;
+}
+
+void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
+{
+	const char *why = in->runner_reason && *in->runner_reason ? in->runner_reason : "";
+	char sig[256];
+
+	o->under_overcommit = false;
+	if (in->crash) {
+		set(o, "CRASH", in->crash->signature);
+		if (in->tcg_overcommit > 1 && waits_on_cpus(in->crash->kind)) {
+			o->under_overcommit = true;
+			snprintf(sig, sizeof(sig), "%s (TCG overcommit %d\u00d7)", in->crash->signature,
+				 in->tcg_overcommit);
+			set(o, "CRASH", sig);
+		}
+		return;
+	}
+	if (in->timed_out) {
+		snprintf(sig, sizeof(sig), in->quiet_timeout ? "no console output for %d s"
+							     : "guest still running after %d s",
+			 in->timeout_s);
+		set(o, "TIMEOUT", sig);
+		return;
+	}
+	switch (in->exit_status) {
+	case -1:
+		snprintf(sig, sizeof(sig), "lost connection to guest: qemu exited (%d) without an exit status",
+			 in->qemu_exit);
+		set(o, "CRASH", sig);
+		return;
+	case RX_PASS:
+		/* A custom job's own exit status is its verdict, unless it ran the module. */
+		if (in->custom_job && !in->mod) {
+			set(o, "PASS", "");
+			return;
+		}
+		decide_module(in, o);
+		return;
+	case RX_FAIL:
+		decide_module(in, o);
+		if (!strcmp(o->verdict, "PASS"))
+			set(o, "FAIL", "runner exit 1 although module.json says SUCCESS");
+		return;
+	case RX_SETUP:
+		snprintf(sig, sizeof(sig), "setup error%s%s", *why ? ": " : "", why);
+		set(o, "FAIL", sig);
+		return;
+	case RX_SKIP:
+		snprintf(sig, sizeof(sig), "skip%s%s", *why ? ": " : "", why);
+		set(o, "SKIP", sig);
+		return;
+	case RX_MODULE_TIMEOUT:
+		snprintf(sig, sizeof(sig), "module not done in RUN_TIMEOUT%s%s", *why ? ": " : "", why);
+		set(o, "TIMEOUT", sig);
+		return;
+	default:
+		snprintf(sig, sizeof(sig), "runner exit %d%s%s", in->exit_status, *why ? ": " : "", why);
+		set(o, "FAIL", sig);
+	}
+}

@@ -1,0 +1,230 @@
+/*
+ * OUT/summary.json and the end-of-run table. The table has a units row;
+ * repeated cells get a mean ± stddev row so a reader sees the spread.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rundir/summary.h"
+#include "lib/util.h"
+
+int summary_write(const char *out_dir, json_t *cells)
+{
+	char path[4096];
+	json_t *root = json_pack("{s:O}", "cells", cells);
+	char *dump = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	int err = -1;
+
+	snprintf(path, sizeof(path), "%s/summary.json", out_dir);
+	if (dump) {
+		size_t n = strlen(dump);
+		char *d = realloc(dump, n + 2);
+
+		if (d) {
+			dump = d;
+			strcpy(dump + n, "\n");
+			err = write_file_atomic(path, dump, n + 1);
+		}
+	}
+	if (err)
+		fprintf(stderr, "error: cannot write %s\n", path);
+	free(dump);
+	json_decref(root);
+	return err;
+}
+
+json_t *summary_collect(const char *out_dir, json_t *manifest)
+{
+	json_t *cells = json_array(), *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(manifest, "cells"), i, c) {
+		const char *id = json_string_value(json_object_get(c, "id"));
+		char path[4096];
+		json_t *j;
+
+		if (!id)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cell.json", out_dir, id);
+		if (!file_exists(path))
+			continue;
+		j = json_load_file(path, 0, NULL);
+		if (j)
+			json_array_append_new(cells, j);
+	}
+	return cells;
+}
+
+static double num(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "?";
+}
+
+static void fmt_num(char *buf, size_t n, double v, int prec)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.*f", prec, v);
+}
+
+#define ROW_A "%-5s %-5s %-20s %-12s %-6s "
+#define ROW_F "%-*s "
+#define ROW_B "%14s %14s %10s %10s  %s\n"
+
+/* Width of the fault column: 0 when every cell ran without a fault (no column). */
+static int fault_width(json_t *cells)
+{
+	size_t i;
+	json_t *c;
+	int w = 0;
+
+	json_array_foreach(cells, i, c) {
+		const char *f = json_string_value(json_object_get(c, "fault"));
+		int l = f ? (int)strlen(f) : 0;
+
+		if (f && strcmp(f, "none") && l > w)
+			w = l;
+	}
+	return w ? (w < 5 ? 5 : w) : 0;
+}
+
+static const char *fault_of(json_t *c)
+{
+	const char *f = json_string_value(json_object_get(c, "fault"));
+
+	return f ? f : "none";
+}
+
+static void print_cell(FILE *f, json_t *c, int fw)
+{
+	json_t *pop = json_object_get(c, "pop_ns");
+	char vc[16], ops[32], per[32], p50[32], p99[32], verdict[300];
+	const char *sig = str(c, "signature");
+
+	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c, "vcpus")));
+	fmt_num(ops, sizeof(ops), num(c, "ops_per_sec"), 0);
+	fmt_num(per, sizeof(per), num(c, "ops_per_sec_per_cpu"), 0);
+	fmt_num(p50, sizeof(p50), num(pop, "p50"), 0);
+	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
+	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
+		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
+	fprintf(f, ROW_A, vc, str(c, "accel"), str(c, "workload"), str(c, "kernel"), str(c, "noise"));
+	if (fw)
+		fprintf(f, ROW_F, fw, fault_of(c));
+	fprintf(f, ROW_B, ops, per, p50, p99, verdict);
+}
+
+/* json_equal() is false when either side is NULL: a key both lack is equal. */
+static bool same_key(json_t *a, json_t *b, const char *key)
+{
+	json_t *va = json_object_get(a, key), *vb = json_object_get(b, key);
+
+	return (!va && !vb) || json_equal(va, vb);
+}
+
+static bool same_config(json_t *a, json_t *b)
+{
+	return same_key(a, b, "vcpus") && same_key(a, b, "workload") &&
+	       same_key(a, b, "kernel") && same_key(a, b, "noise") &&
+	       !strcmp(fault_of(a), fault_of(b)) && same_key(a, b, "test_action");
+}
+
+/* mean ± sample stddev of ops/s over PASS cells of one configuration. */
+static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, int fw)
+{
+	json_t *c0 = json_array_get(cells, first), *c;
+	double sum = 0, sq = 0, v;
+	int n = 0, npass = 0, total = 0;
+	size_t i;
+	char ops[64], verdict[32], vc[16];
+
+	json_array_foreach(cells, i, c) {
+		if (i < first || !same_config(c0, c))
+			continue;
+		done[i] = true;
+		total++;
+		if (strcmp(str(c, "verdict"), "PASS"))
+			continue;
+		npass++;
+		v = num(c, "ops_per_sec");
+		if (isnan(v))
+			continue;
+		sum += v;
+		sq += v * v;
+		n++;
+	}
+	if (total < 2)
+		return;
+	if (n >= 2) {
+		double mean = sum / n, sd = sqrt(fmax(0, (sq - n * mean * mean) / (n - 1)));
+
+		snprintf(ops, sizeof(ops), "%.0f±%.0f", mean, sd);
+	} else {
+		snprintf(ops, sizeof(ops), "-");
+	}
+	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c0, "vcpus")));
+	snprintf(verdict, sizeof(verdict), "%d/%d PASS", npass, total);
+	fprintf(f, ROW_A, vc, str(c0, "accel"), str(c0, "workload"), str(c0, "kernel"),
+		str(c0, "noise"));
+	if (fw)
+		fprintf(f, ROW_F, fw, fault_of(c0));
+	fprintf(f, ROW_B, ops, "", "", "", verdict);
+}
+
+void summary_print(FILE *f, json_t *cells)
+{
+	size_t i, n = json_array_size(cells);
+	bool tcg = false, repeats = false, *done = calloc(n ? n : 1, sizeof(bool));
+	json_t *c;
+	int fw = fault_width(cells);
+
+	fprintf(f, ROW_A, "vCPUs", "accel", "workload", "kernel", "noise");
+	if (fw)
+		fprintf(f, ROW_F, fw, "fault");
+	fprintf(f, ROW_B, "ops/s total", "ops/s per CPU", "pop p50", "pop p99", "verdict");
+	fprintf(f, ROW_A, "", "", "", "", "");
+	if (fw)
+		fprintf(f, ROW_F, fw, "");
+	fprintf(f, ROW_B, "ops/s", "ops/s/CPU", "ns", "ns", "");
+	json_array_foreach(cells, i, c) {
+		print_cell(f, c, fw);
+		tcg |= !strcmp(str(c, "accel"), "tcg");
+		repeats |= json_integer_value(json_object_get(c, "repeat")) > 0;
+	}
+	if (repeats && done) {
+		fprintf(f, "\nover repeats (mean ± stddev of PASS cells):\n");
+		json_array_foreach(cells, i, c)
+			if (!done[i])
+				print_spread(f, cells, i, done, fw);
+	}
+	if (tcg)
+		fprintf(f, "(tcg: emulated, not hardware figures)\n");
+	free(done);
+}
+
+int summary_exit_code(json_t *cells)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cells, i, c) {
+		const char *v = str(c, "verdict");
+
+		if (strcmp(v, "PASS") && strcmp(v, "SKIP"))
+			return 1;
+	}
+	return 0;
+}

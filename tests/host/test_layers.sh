@@ -1,0 +1,53 @@
+#!/bin/bash
+# The harness's layers (harness/Makefile): every #include of a layer's file
+# names a folder it may use, so run/, report/ and compare/ use rundir/,
+# parse/ and lib/ and never each other; rundir/ uses parse/ and lib/, parse/
+# uses lib/, lib/ nothing of the kit. An include without a folder is
+# refused too (it would slip past the rule). The check is also run on a
+# copy with one forbidden include planted, which it must refuse.
+. "$(dirname "$0")/../lib.sh"
+
+allowed() {	# layer -> the folders its files may include from
+	case $1 in
+	lib) echo "lib" ;;
+	parse) echo "parse lib" ;;
+	rundir) echo "rundir parse lib" ;;
+	run | report | compare) echo "$1 rundir parse lib" ;;
+	esac
+}
+
+# check_layers DIR: one line per forbidden include on stdout; exit 1 if any.
+check_layers() {
+	local dir=$1 bad=0 layer ok f inc folder
+	for layer in lib parse rundir run report compare; do
+		ok=" $(allowed "$layer") "
+		for f in "$dir/$layer"/*.[ch]; do
+			[ -e "$f" ] || continue
+			while read -r inc; do
+				case $inc in ../kmod/*) continue ;; esac
+				folder=${inc%%/*}
+				if [ "$folder" = "$inc" ] || [[ $ok != *" $folder "* ]]; then
+					echo "$layer/${f##*/}: #include \"$inc\""
+					bad=1
+				fi
+			done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+		done
+	done
+	return $bad
+}
+
+bad=$(check_layers "$ROOT/harness") || fail "forbidden includes: $bad"
+echo "ok: every include of harness/{lib,parse,rundir,run,report,compare} keeps to its layer"
+
+# The check itself: each kind of forbidden include is found.
+d=$(fresh_dir layers)
+for plant in "report/report.c:run/cli.h" "compare/compare.c:report/report.h" \
+	"run/run.c:compare/compare.h" "rundir/summary.c:run/cell.h" "parse/module_json.c:rundir/summary.h" \
+	"lib/util.c:parse/console_scan.h" "run/cli.c:cli.h"; do
+	rm -rf "$d/harness"; mkdir -p "$d/harness"
+	cp -r "$ROOT"/harness/{lib,parse,rundir,run,report,compare} "$d/harness/"
+	file=${plant%%:*} inc=${plant#*:}
+	echo "#include \"$inc\"" >> "$d/harness/$file"
+	got=$(check_layers "$d/harness") && fail "planted '#include \"$inc\"' in $file not refused"
+	expect_eq "refusal of $inc in $file" "$got" "$file: #include \"$inc\""
+done
