@@ -1,10 +1,14 @@
 #!/bin/bash
 # The kit's self-test against planted allocator bugs (`make mutants`): every
 # workload at 4 vCPUs x 2 repeats on `fixed` and on each mutant kernel of
-# vm-images/kernels/mutants/ (built incrementally from fixed's tree), then
-# the kill table (mutant x workload -> verdict per repeat, with the
-# signature), the mutation score, the false alarms on `fixed` and the
-# crash-to-verdict latency.
+# vm-images/kernels/mutants/ (built incrementally from fixed's tree), at two
+# map sizes: the default (4096) and a tiny map (MUTANTS_SMALL, 16 entries)
+# whose per-CPU freelists sit near empty, so pops race for the last element
+# of a list (the window of races like mut-pop-no-recheck's, which a 4096-entry
+# map hardly opens). Then the kill table (mutant x workload@size -> verdict
+# per repeat, with the signature), the mutation score, the false alarms on
+# `fixed` and the crash-to-verdict latency. A cell that wedges the guest
+# ends as TIMEOUT after MUTANTS_TIMEOUT (45 s; a healthy cell takes ~7 s).
 #
 # A mutant is killed when, in every repeat, at least one workload's cell is
 # not PASS. `fixed` must PASS every cell. Exit: 0 when both hold, 1 when
@@ -20,56 +24,63 @@ out=${MUTANTS_OUT:-results/mutants-$(date +%Y%m%d-%H%M%S)}
 cpus=${MUTANTS_CPUS:-4}
 repeat=${MUTANTS_REPEAT:-2}
 duration=${MUTANTS_DURATION:-3}
+small=${MUTANTS_SMALL:-16}
+timeout=${MUTANTS_TIMEOUT:-45}
 mutants=${MUTANTS:-$(vm-images/build-kernel.sh --list | grep '^mut-' | paste -sd, -)}
 workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 	sed -n 's/^workloads: //p' | tr ' ' ',')}
 [ -n "$mutants" ] && [ -n "$workloads" ] || { echo "mutants: no mutants or no workloads" >&2; exit 2; }
 
 t0=$(date +%s)
-./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
-	--kernel "fixed,$mutants" --repeat "$repeat" --duration "$duration" \
-	--bpftrace none --out "$out"
-rc=$?
-[ $rc -eq 2 ] && exit 2
+for size in default "$small"; do
+	./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
+		--kernel "fixed,$mutants" --repeat "$repeat" --duration "$duration" \
+		--bpftrace none --timeout "$timeout" --out "$out/map-$size" \
+		$([ "$size" = default ] || echo "--modparam max_entries=$size")
+	[ $? -eq 2 ] && exit 2
+done
 wall=$(( $(date +%s) - t0 ))
 
-# One TSV row per cell: kernel workload repeat verdict signature latency accel
-cells=$(for f in "$out"/*/cell.json; do
-	jq -r '[.kernel, .workload, (.repeat|tostring), .verdict,
+# One TSV row per cell: kernel workload[@size] repeat verdict signature latency accel
+cells=$(for f in "$out"/map-*/*/cell.json; do
+	size=$(basename "$(dirname "$(dirname "$f")")"); size=${size#map-}
+	jq -r --arg s "$([ "$size" = default ] || echo "@$size")" \
+		'[.kernel, .workload + $s, (.repeat|tostring), .verdict,
 		(.signature | gsub("[\t\n]"; " ") | .[0:70]),
 		((.crash.latency_s // "") | tostring), .accel] | @tsv' "$f"
 done)
 
 echo
-echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
+echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096 and @$small entries, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
 echo "# (tcg: emulated; a mutant's race may need real parallelism to show)"
-awk -F'\t' -v wl="$workloads" -v km="fixed,$mutants" '
-	{ v[$1 SUBSEP $2 SUBSEP $3] = $4; sig[$1 SUBSEP $2] = sig[$1 SUBSEP $2] ? sig[$1 SUBSEP $2] : ($4 == "PASS" ? "" : $5)
-	  reps[$3] = 1 }
+awk -F'\t' -v wl="$workloads" -v km="fixed,$mutants" -v small="$small" '
+	{ v[$1 SUBSEP $2 SUBSEP $3] = $4; reps[$3] = 1
+	  if ($4 != "PASS" && !sig[$1 SUBSEP $2]) sig[$1 SUBSEP $2] = $5 }
 	END {
 		nw = split(wl, W, ","); nk = split(km, K, ",")
-		printf "%-24s", "kernel \\ workload"
-		for (i = 1; i <= nw; i++) printf " %-20s", W[i]
-		printf " %s\n", "killed in every repeat"
-		for (k = 1; k <= nk; k++) {
-			printf "%-24s", K[k]; all = 1
-			for (r in reps) hit[r] = 0
-			for (i = 1; i <= nw; i++) {
-				s = ""
-				for (r = 0; (r "") in reps; r++) {
-					x = v[K[k] SUBSEP W[i] SUBSEP r]
-					s = s (s == "" ? "" : "/") (x == "" ? "-" : x)
-					if (x != "" && x != "PASS") hit[r] = 1
+		S[1] = ""; S[2] = "@" small; label[1] = "map 4096"; label[2] = "map " small
+		for (z = 1; z <= 2; z++) {
+			printf "%-24s", label[z]
+			for (i = 1; i <= nw; i++) printf " %-20s", W[i]
+			printf "\n"
+			for (k = 1; k <= nk; k++) {
+				printf "%-24s", K[k]
+				for (i = 1; i <= nw; i++) {
+					s = ""
+					for (r = 0; (r "") in reps; r++) {
+						x = v[K[k] SUBSEP W[i] S[z] SUBSEP r]
+						s = s (s == "" ? "" : "/") (x == "" ? "-" : x)
+					}
+					printf " %-20s", s
 				}
-				printf " %-20s", s
+				printf "\n"
 			}
-			for (r in reps) if (!hit[r]) all = 0
-			printf " %s\n", K[k] == "fixed" ? "(must be clean)" : (all ? "yes" : "NO")
+			print ""
 		}
-		print ""
-		print "# First signature per kernel x workload that was not PASS"
-		for (k = 1; k <= nk; k++) for (i = 1; i <= nw; i++)
-			if (sig[K[k] SUBSEP W[i]] != "") printf "%-24s %-20s %s\n", K[k], W[i], sig[K[k] SUBSEP W[i]]
+		print "# First signature per kernel x workload[@size] that was not PASS"
+		for (k = 1; k <= nk; k++) for (i = 1; i <= nw; i++) for (z = 1; z <= 2; z++)
+			if (sig[K[k] SUBSEP W[i] S[z]] != "")
+				printf "%-24s %-24s %s\n", K[k], W[i] S[z], sig[K[k] SUBSEP W[i] S[z]]
 	}' <<<"$cells"
 
 killed=0 total=0
