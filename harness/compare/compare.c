@@ -18,7 +18,7 @@ const char *const cmp_verdict_names[CV_NR] = { "FAIL", "CRASH", "TIMEOUT", "SKIP
 
 struct bucket {
 	int vcpus;
-	const char *workload, *kernel, *noise, *fault;
+	AXIS_VALUES(axis_cstr);		/* borrowed from the run's cells */
 	char *params;
 	const struct rep_cell **cells;
 	size_t n;
@@ -51,7 +51,10 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* "map_type=hash prealloc=0", sorted; "" for the module's defaults. */
+/*
+ * "map_type=hash prealloc=0", sorted; "" for the module's defaults: the
+ * module parameters but the duration and those of AXC_KEY axes.
+ */
 static char *cell_params(const struct rep_cell *c)
 {
 	json_t *mp = json_object_get(c->cell_json, "modparams"), *v;
@@ -64,8 +67,10 @@ static char *cell_params(const struct rep_cell *c)
 	json_array_foreach(mp, i, v) {
 		const char *p = json_string_value(v);
 
-		if (p && strncmp(p, "workload=", 9) && strncmp(p, "duration_ms=", 12) &&
-		    strncmp(p, "fault=", 6))
+		int a = p ? axis_of_modparam(p) : -1;
+
+		/* An axis compare keys on by its own value is not a param again. */
+		if (p && strncmp(p, "duration_ms=", 12) && (a < 0 || axes[a].compare != AXC_KEY))
 			strv_push(&sv, p);
 	}
 	if (sv.n)
@@ -82,13 +87,15 @@ static char *cell_params(const struct rep_cell *c)
 	return s;
 }
 
-/* kernel, fault NULL: not part of the key. */
-static bool same_key(const struct bucket *x, int vcpus, const char *workload,
-		     const char *kernel, const char *noise, const char *fault, const char *params)
+/* The axes compare keys on, but skip (the one a mode compares), and the params. */
+static bool same_key(const struct bucket *x, const char *const ax[AX_NR], const char *params,
+		     int skip1, int skip2)
 {
-	return x->vcpus == vcpus && !strcmp(x->workload, workload) &&
-	       (!kernel || !strcmp(x->kernel, kernel)) && !strcmp(x->noise, noise) &&
-	       (!fault || !strcmp(x->fault, fault)) && !strcmp(x->params, params);
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].compare == AXC_KEY && a != skip1 && a != skip2 &&
+		    strcmp(x->ax[a] ? x->ax[a] : "", ax[a] ? ax[a] : ""))
+			return false;
+	return !strcmp(x->params, params);
 }
 
 /* The cells of run r (only kernel k / fault f when set), bucketed by key. */
@@ -105,8 +112,7 @@ static int side_collect(struct side *s, const struct rep_run *r, const char *k, 
 		if (!params)
 			return -1;
 		for (size_t j = 0; j < s->n && !x; j++)
-			if (same_key(&s->b[j], c->vcpus, c->workload, c->kernel, c->noise, c->fault,
-				     params))
+			if (same_key(&s->b[j], (const char *const *)c->ax, params, -1, -1))
 				x = &s->b[j];
 		if (x) {
 			free(params);
@@ -121,10 +127,8 @@ static int side_collect(struct side *s, const struct rep_run *r, const char *k, 
 			x = &nb[s->n++];
 			memset(x, 0, sizeof(*x));
 			x->vcpus = c->vcpus;
-			x->workload = c->workload;
-			x->kernel = c->kernel;
-			x->noise = c->noise;
-			x->fault = c->fault;
+			for (int a = 0; a < AX_NR; a++)
+				x->ax[a] = c->ax[a];
 			x->params = params;
 		}
 		const struct rep_cell **nc = realloc(x->cells, (x->n + 1) * sizeof(*nc));
@@ -336,25 +340,35 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 	return err ? -1 : 0;
 }
 
+/* "v4 full_update kernel=K noise=none fault=F params": AXC_KEY axes (suffix ones when set). */
 static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
 {
-	char *t;
+	char t[1024];
+	size_t len = 0;
 	int err;
 
-	bool f = strcmp(x->fault, "none");
+	t[0] = '\0';
+	for (int a = 0; a < AX_NR; a++) {
+		const struct axis *ax = &axes[a];
 
-	if (asprintf(&t, "v%d %s%s%s noise=%s%s%s%s%s", x->vcpus, x->workload,
-			  with_kernel ? " kernel=" : "", with_kernel ? x->kernel : "",
-			  x->noise, f ? " fault=" : "", f ? x->fault : "",
-			  *x->params ? " " : "", x->params) < 0)
-		return -1;
+		if (ax->compare != AXC_KEY || (a == AX_KERNEL && !with_kernel) ||
+		    (ax->in_id == AXID_SUFFIX && axis_is_default(a, x->ax[a])))
+			continue;
+		if (ax->in_id == AXID_PREFIX)
+			len += snprintf(t + len, sizeof(t) - len, "%s%c%s", len ? " " : "", ax->slug,
+					x->ax[a]);
+		else
+			len += snprintf(t + len, sizeof(t) - len, "%s%s%s%s", len ? " " : "",
+					ax->bare ? "" : ax->name, ax->bare ? "" : "=", x->ax[a]);
+		if (len >= sizeof(t))
+			return -1;
+	}
+	if (*x->params)
+		snprintf(t + len, sizeof(t) - len, " %s", x->params);
 	for (size_t i = 0; i < sv->n; i++)
-		if (!strcmp(sv->v[i], t)) {	/* the base side, once per other kernel */
-			free(t);
+		if (!strcmp(sv->v[i], t))	/* the base side, once per other kernel */
 			return 0;
-		}
 	err = strv_push(sv, t);
-	free(t);
 	return err;
 }
 
@@ -398,9 +412,9 @@ static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
 		for (size_t j = 0; j < sb->n && !xa->matched; j++) {
 			struct bucket *xb = &sb->b[j];
 
-			if (xb->matched || !same_key(xb, xa->vcpus, xa->workload,
-						     with_kernel ? xa->kernel : NULL, xa->noise,
-						     with_fault ? xa->fault : NULL, xa->params))
+			if (xb->matched || !same_key(xb, xa->ax, xa->params,
+						     with_kernel ? -1 : AX_KERNEL,
+						     with_fault ? -1 : AX_FAULT))
 				continue;
 			xa->matched = xb->matched = true;
 			err = add_group(res, xa, xb);

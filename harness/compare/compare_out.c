@@ -94,7 +94,7 @@ static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_
 	char sa[256], sb[256], ci_head[64];
 
 	bool runs = !strcmp(res->mode, "runs"), faults = !strcmp(res->mode, "faults");
-	bool one_fault = !strcmp(g->fault_a, g->fault_b) && strcmp(g->fault_a, "none");
+	bool one_fault = !strcmp(g->fault_a, g->fault_b) && !axis_is_default(AX_FAULT, g->fault_a);
 
 	side_text(sa, sizeof(sa), &g->ca);
 	side_text(sb, sizeof(sb), &g->cb);

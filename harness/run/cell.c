@@ -75,12 +75,20 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
 		cell->quiet_s = cell->timeout_s;
 }
 
+/*
+ * The insmod line: the axes every cell names (workload=), the run's own
+ * (duration, CPUs on this machine, map), the axes a cell has away from their
+ * default (fault=), then --modparam verbatim (the module parses and
+ * validates them; insmod refuses a bad one; the last word wins).
+ */
 static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
 {
 	const struct run_opts *o = c->o;
 	int r = 0;
 
-	r |= strv_pushf(mp, "workload=%s", cell->workload);
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && !axes[a].dflt)
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
 	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
 	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
 	if (c->target_host && cell->vcpus < c->host_cpus)
@@ -89,9 +97,9 @@ static int plan_modparams(const struct run_ctx *c, const struct cell *cell, stru
 		r |= strv_pushf(mp, "map_type=%s", o->map_type);
 	if (o->prealloc >= 0)
 		r |= strv_pushf(mp, "prealloc=%d", o->prealloc);
-	/* Verbatim: the module parses and validates it (insmod refuses a bad one). */
-	if (!fault_is_none(cell->fault))
-		r |= strv_pushf(mp, "fault=%s", cell->fault);
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, cell->ax[a]))
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
 	for (size_t i = 0; i < o->modparams.n; i++)
 		r |= strv_push(mp, o->modparams.v[i]);
 	return r;
@@ -117,12 +125,9 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	memset(cell, 0, sizeof(*cell));
 	cell->pc = pc;
 	cell->vcpus = pc->vcpus;
-	cell->workload = pc->workload;
 	cell->repeat = pc->repeat;
-	cell->kernel = pc->kernel;
-	cell->noise = pc->noise;
-	cell->test_action = pc->test_action;
-	cell->fault = pc->fault ? pc->fault : "none";
+	for (int a = 0; a < AX_NR; a++)
+		cell->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
 	cell->k = kernel_find(c, pc->kernel);
 	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
 	if (!cell->k || !np)
@@ -211,11 +216,8 @@ static void clear_stale(const char *dir)
  */
 static bool run_has_faults(const struct run_opts *o)
 {
-	for (size_t i = 0; i < o->faults.n; i++)
-		if (strcmp(o->faults.v[i], "none"))
-			return true;
-	for (size_t i = 0; i < o->modparams.n; i++)
-		if (!strncmp(o->modparams.v[i], "fault=", 6) && strcmp(o->modparams.v[i], "fault=none"))
+	for (size_t i = 0; i < (o->faults.n ? o->faults.n : 1); i++)
+		if (cell_fault(o->faults.n ? o->faults.v[i] : NULL, o->modparams.v, o->modparams.n))
 			return true;
 	return false;
 }

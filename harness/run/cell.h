@@ -48,8 +48,8 @@ struct cell {
 	char id[192];
 	char dir[PATH_MAX];
 	int vcpus, repeat;
-	const char *workload, *kernel, *noise, *test_action;
-	const char *fault;	/* the --fault value ("none": no fault= parameter) */
+	/* The plan cell's axis values; fault the --fault value ("none": no fault= parameter). */
+	AXIS_VALUES(axis_cstr);
 	const struct kernel_res *k;
 	char *noise_cmd;	/* "" for none */
 	int timeout_s;		/* whole boot, host side */

@@ -244,16 +244,18 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	const struct run_opts *o = c->o;
 
 	json_object_set_new(j, "cell", json_string(cell->id));
-	json_object_set_new(j, "vcpus", json_integer(cell->vcpus));
-	json_object_set_new(j, "workload", json_string(cell->workload));
-	json_object_set_new(j, "kernel", json_string(cell->kernel));
+	/* Every axis the cell has a value of: the one in effect (a --modparam may give it). */
+	for (int a = 0; a < AX_NR; a++) {
+		const char *v = axis_effective(a, cell->ax[a], cell->modparams.v, cell->modparams.n);
+
+		if (v)
+			axis_to_json(a, j, v);
+	}
 	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
 	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
 	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));
 	json_object_set_new(j, "module", json_string(cell->k->module));
-	json_object_set_new(j, "noise", json_string(cell->noise));
 	json_object_set_new(j, "noise_cmd", json_string(cell->noise_cmd));
-	json_object_set_new(j, "fault", json_string(cell->fault));
 	json_object_set_new(j, "repeat", json_integer(cell->repeat));
 	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
 	json_object_set_new(j, "host", host_info());
@@ -273,8 +275,6 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "crash_grace_s", json_integer(cell->crash_grace_s));
 	json_object_set_new(j, "modparams", strv_json(&cell->modparams));
 	json_object_set_new(j, "bpftrace_scripts", strv_json(&o->bpftrace));
-	if (cell->test_action)
-		json_object_set_new(j, "test_action", json_string(cell->test_action));
 	if (o->job_script)
 		json_object_set_new(j, "job_script", json_string(o->job_script));
 	json_object_set_new(j, "attempt", json_integer(cell->attempt));

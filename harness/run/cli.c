@@ -384,11 +384,8 @@ void run_opts_init(struct run_opts *o)
 
 void run_opts_free(struct run_opts *o)
 {
-	strv_free(&o->workloads);
-	strv_free(&o->kernels);
-	strv_free(&o->noises);
-	strv_free(&o->test_actions);
-	strv_free(&o->faults);
+	for (int a = 0; a < AX_NR; a++)
+		strv_free(&o->axv[a]);
 	strv_free(&o->bpftrace);
 	strv_free(&o->modparams);
 }
@@ -491,11 +488,21 @@ static int apply_defaults(struct run_opts *o)
 		return -1;
 	if (!o->kernels.n && strv_push(&o->kernels, o->target_host ? "host" : "distro"))
 		return -1;
-	if (!o->noises.n && strv_push(&o->noises, "none"))
-		return -1;
-	if (!o->faults.n && strv_push(&o->faults, "none"))
-		return -1;
+	/* An axis with a default and no value given runs at its default. */
+	for (int a = 0; a < AX_NR; a++)
+		if (a != AX_VCPUS && !o->axv[a].n && axes[a].dflt && !axes[a].null_default &&
+		    strv_push(&o->axv[a], axes[a].dflt))
+			return -1;
 	return 0;
+}
+
+/* Does the run give axis a a value other than its default? */
+static bool axis_set(const struct run_opts *o, int a)
+{
+	for (size_t i = 0; i < o->axv[a].n; i++)
+		if (!axis_is_default(a, o->axv[a].v[i]))
+			return true;
+	return false;
 }
 
 static int check_required(const struct run_opts *o)
@@ -508,25 +515,28 @@ static int check_required(const struct run_opts *o)
 		fprintf(stderr, "error: --test-action cannot be used with --target host (it would crash this machine)\n");
 		return -1;
 	}
-	for (size_t i = 0; i < o->modparams.n; i++)
-		if (!strncmp(o->modparams.v[i], "fault=", 6) &&
-		    (o->faults.n > 1 || strcmp(o->faults.v[0], "none"))) {
-			fprintf(stderr, "error: --modparam %s and --fault: give the fault one way (--fault)\n",
-				o->modparams.v[i]);
+	for (size_t i = 0; i < o->modparams.n; i++) {
+		int a = axis_of_modparam(o->modparams.v[i]);
+
+		if (a >= 0 && axes[a].dflt && axis_set(o, a)) {
+			fprintf(stderr, "error: --modparam %s and %s: give the %s one way (%s)\n",
+				o->modparams.v[i], axes[a].option, axes[a].name, axes[a].option);
 			return -1;
 		}
-	for (size_t i = 0; i < o->faults.n; i++)
-		for (size_t k = 0; k < i; k++) {
-			char a[FAULT_SLUG_MAX + 1], b[FAULT_SLUG_MAX + 1];
+	}
+	for (int a = 0; a < AX_NR; a++)
+		for (size_t i = 0; axes[a].in_id == AXID_SUFFIX && i < o->axv[a].n; i++)
+			for (size_t k = 0; k < i; k++) {
+				char x[FAULT_SLUG_MAX + 1], y[FAULT_SLUG_MAX + 1];
 
-			fault_slug(o->faults.v[i], a, sizeof(a));
-			fault_slug(o->faults.v[k], b, sizeof(b));
-			if (!strcmp(a, b)) {
-				fprintf(stderr, "error: --fault '%s' and '%s' give the same cell id suffix '-f%s'; write one of them differently\n",
-					o->faults.v[k], o->faults.v[i], a);
-				return -1;
+				axis_slug(a, o->axv[a].v[i], x, sizeof(x));
+				axis_slug(a, o->axv[a].v[k], y, sizeof(y));
+				if (*x && !strcmp(x, y)) {
+					fprintf(stderr, "error: %s '%s' and '%s' give the same cell id suffix '-%c%s'; write one of them differently\n",
+						axes[a].option, o->axv[a].v[k], o->axv[a].v[i], axes[a].slug, x);
+					return -1;
+				}
 			}
-		}
 	if (o->kernel_image && o->kernels.n > 1) {
 		fprintf(stderr, "error: --kernel-image names one kernel; give a single --kernel label with it\n");
 		return -1;

@@ -3,6 +3,7 @@
 #define HT_CLI_H
 #include <stdbool.h>
 #include "run/accel.h"
+#include "rundir/axes.h"
 #include "lib/util.h"
 
 #define MAX_VCPUS 256
@@ -13,13 +14,13 @@
 struct run_opts {
 	int cpus[64];
 	int ncpus;			/* 0 after parsing only with --plan-only */
-	struct strv workloads;		/* default full_update */
+	/* Values of every axis (axes.h) but vCPUs (cpus[]): workloads (default full_update),
+	   kernels (labels: "distro" or variant names), noises (profile names, default none),
+	   faults (--fault values, verbatim; default "none"), test_actions (tests:
+	   panic|hang|warn|none per cell; empty = none). */
+	AXIS_LISTS(struct strv);
 	int duration_s;			/* 0 = by accelerator (resolved in run.c) */
 	const char *out;
-	struct strv kernels;		/* labels: "distro" or variant names */
-	struct strv noises;		/* noise profile names, default none */
-	struct strv test_actions;	/* tests: panic|hang|warn|none per cell; empty = none */
-	struct strv faults;		/* --fault values, verbatim; default "none" */
 	int jobs;			/* 0 = decided by host cores and memory */
 	int shard_i, shard_n;		/* --shard i/n; n = 0: whole plan */
 	bool plan_only;

@@ -13,43 +13,92 @@
 #include "rundir/cell_id.h"
 #include "run/matrix.h"
 
+/*
+ * An axis's values, borrowed: the option's list, vCPUs from cpus[] (as text
+ * the plan keeps); none given: the default alone, or no value (no cells)
+ * for an axis without one.
+ */
+static const char **axis_values(const struct run_opts *o, int a, struct plan *p, size_t *n)
+{
+	size_t cnt = a == AX_VCPUS ? (size_t)o->ncpus : o->axv[a].n;
+	const char **v = calloc(cnt ? cnt : 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	*n = cnt || !axes[a].dflt ? cnt : 1;
+	v[0] = axes[a].dflt;
+	for (size_t i = 0; i < cnt; i++) {
+		if (a != AX_VCPUS) {
+			v[i] = o->axv[a].v[i];
+		} else if (!strv_pushf(&p->strings, "%d", o->cpus[i])) {
+			v[i] = p->strings.v[p->strings.n - 1];
+		} else {
+			free(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
 int plan_build(const struct run_opts *o, struct plan *p)
 {
-	size_t nta = o->test_actions.n ? o->test_actions.n : 1;
-	size_t nf = o->faults.n ? o->faults.n : 1;
-	size_t total = (size_t)o->repeat * o->kernels.n * o->noises.n * nf * nta *
-		       o->workloads.n * (size_t)o->ncpus;
-	size_t k = 0;
+	const char **vals[AX_NR] = { 0 };
+	size_t nval[AX_NR];
+	int order[AX_NR], idx[AX_NR] = { 0 };
+	size_t total = (size_t)o->repeat, k = 0;
+	int err = -1;
 
-	p->n = 0;
+	memset(p, 0, sizeof(*p));
+	for (int a = 0; a < AX_NR; a++) {
+		if (!(vals[a] = axis_values(o, a, p, &nval[a])))
+			goto cleanup;
+		total *= nval[a];
+		order[a] = a;
+	}
+	/* The loops nest in the table's nest order, outermost first. */
+	for (int i = 1; i < AX_NR; i++)
+		for (int j = i; j > 0 && axes[order[j]].nest < axes[order[j - 1]].nest; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
 	p->cells = calloc(total ? total : 1, sizeof(*p->cells));
 	if (!p->cells)
-		return -1;
-	for (int r = 0; r < o->repeat; r++)
-		for (size_t kn = 0; kn < o->kernels.n; kn++)
-			for (size_t ns = 0; ns < o->noises.n; ns++)
-				for (size_t fi = 0; fi < nf; fi++)
-				for (size_t ta = 0; ta < nta; ta++)
-					for (size_t w = 0; w < o->workloads.n; w++)
-						for (int v = 0; v < o->ncpus; v++) {
-							struct plan_cell *c = &p->cells[k];
-							const char *a = o->test_actions.n ? o->test_actions.v[ta] : NULL;
+		goto cleanup;
+	for (int r = 0; r < o->repeat && total; r++) {
+		memset(idx, 0, sizeof(idx));
+		do {
+			struct plan_cell *c = &p->cells[k];
+			int l;
 
-							if (a && !strcmp(a, "none"))
-								a = NULL;
-							c->index = k++;
-							c->vcpus = o->cpus[v];
-							c->repeat = r;
-							c->workload = o->workloads.v[w];
-							c->kernel = o->kernels.v[kn];
-							c->noise = o->noises.v[ns];
-							c->fault = o->faults.n ? o->faults.v[fi] : "none";
-							c->test_action = a;
-							cell_id_format(c->id, sizeof(c->id), c->vcpus, c->workload,
-								       c->kernel, c->noise, r, c->fault, a);
-						}
+			c->index = k++;
+			c->repeat = r;
+			for (int a = 0; a < AX_NR; a++) {
+				c->ax[a] = vals[a][idx[a]];
+				if (axes[a].null_default && axis_is_default(a, c->ax[a]))
+					c->ax[a] = NULL;
+			}
+			c->vcpus = atoi(c->vcpus_text);
+			cell_id_format(c->id, sizeof(c->id), c->ax, r);
+			/* The innermost loop turns first. */
+			for (l = AX_NR - 1; l >= 0; l--) {
+				int a = order[l];
+
+				if (++idx[a] < (int)nval[a])
+					break;
+				idx[a] = 0;
+			}
+			if (l < 0)
+				break;
+		} while (1);
+	}
 	p->n = k;
-	return 0;
+	err = 0;
+cleanup:
+	for (int a = 0; a < AX_NR; a++)
+		free(vals[a]);
+	return err;
 }
 
 bool shard_selects(size_t index, int shard_i, int shard_n)

@@ -204,10 +204,8 @@ void rep_cell_free(struct rep_cell *c)
 {
 	free(c->id);
 	free(c->dir);
-	free(c->workload);
-	free(c->kernel);
-	free(c->noise);
-	free(c->fault);
+	for (int a = 0; a < AX_NR; a++)
+		free(c->ax[a]);
 	free(c->accel);
 	free(c->verdict);
 	free(c->signature);

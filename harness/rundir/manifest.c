@@ -17,19 +17,21 @@ void plan_free(struct plan *p)
 	free(p->cells);
 	p->cells = NULL;
 	p->n = 0;
+	strv_free(&p->strings);
 }
 
+/* Suffix axes only when not at the default: manifests of runs without them stay as they were. */
 static json_t *plan_cell_json(const struct plan_cell *c)
 {
-	json_t *j = json_pack("{s:I, s:s, s:i, s:s, s:s, s:s, s:i}", "index", (json_int_t)c->index,
-			      "id", c->id, "vcpus", c->vcpus, "workload", c->workload,
-			      "kernel", c->kernel, "noise", c->noise, "repeat", c->repeat);
+	json_t *j = json_pack("{s:I, s:s}", "index", (json_int_t)c->index, "id", c->id);
 
-	/* Only when set: manifests of runs without the axis stay as they were. */
-	if (!fault_is_none(c->fault))
-		json_object_set_new(j, "fault", json_string(c->fault));
-	if (c->test_action)
-		json_object_set_new(j, "test_action", json_string(c->test_action));
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].in_id != AXID_SUFFIX)
+			axis_to_json(a, j, c->ax[a]);
+	json_object_set_new(j, "repeat", json_integer(c->repeat));
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].in_id == AXID_SUFFIX && !axis_is_default(a, c->ax[a]))
+			axis_to_json(a, j, c->ax[a]);
 	return j;
 }
 

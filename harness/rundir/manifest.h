@@ -8,19 +8,22 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "lib/util.h"
+#include "rundir/axes.h"
 
 struct plan_cell {
 	size_t index;		/* position in the whole (unsharded) plan */
 	char id[192];
 	int vcpus, repeat;
-	const char *workload, *kernel, *noise;
-	const char *test_action;	/* NULL: none */
-	const char *fault;		/* the --fault value, verbatim ("none" for none) */
+	/* Every axis's value (axes.h), borrowed from the options or the plan; fault is the
+	   --fault value verbatim ("none" for none), test_action NULL for none. */
+	AXIS_VALUES(axis_cstr);
 };
 
 struct plan {
 	struct plan_cell *cells;
 	size_t n;
+	struct strv strings;	/* values the plan made (vCPU counts as text) */
 };
 
 void plan_free(struct plan *p);

@@ -57,74 +57,44 @@ static void set_int(int *dst, json_t *v)
 		*dst = (int)json_integer_value(v);
 }
 
-/* Is the id's last '-' part (before end) r<digits>? */
-static bool ends_in_repeat(const char *id, const char *end)
+/* The positional axes of the id (the rest is read after cell.json and module.json). */
+static void parse_id(struct rep_cell *c, const char *id)
 {
-	const char *p = end;
+	char *ax[AX_NR];
+	int repeat;
 
-	while (p > id && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	return p < end && p - id >= 2 && p[-1] == 'r' && p[-2] == '-';
-}
-
-/*
- * v<vcpus>-<workload>-<kernel>-<noise>-r<repeat>[-f<fault slug>][-x<action>];
- * kernel may hold dashes, the suffixes do not.
- */
-static void parse_id(struct rep_cell *c, const char *full)
-{
-	const char *w, *k, *rr, *nz, *id;
-	char *end, *base = strdup(full);
-	long v;
-
-	if (!base)
+	if (cell_id_parse(id, ax, &repeat))
 		return;
-	id = base;
-	while (!ends_in_repeat(id, id + strlen(id))) {
-		char *dash = strrchr(base, '-');
-
-		if (!dash)
-			break;
-		*dash = '\0';
+	c->repeat = repeat;
+	for (int a = 0; a < AX_NR; a++) {
+		if (axes[a].in_id != AXID_SUFFIX && !c->ax[a]) {
+			c->ax[a] = ax[a];
+			ax[a] = NULL;
+		}
+		free(ax[a]);
 	}
-	if (id[0] != 'v') {
-		free(base);
-		return;
-	}
-	v = strtol(id + 1, &end, 10);
-	if (end == id + 1 || *end != '-') {
-		free(base);
-		return;
-	}
-	w = end + 1;
-	k = strchr(w, '-');
-	rr = strrchr(id, '-');
-	if (!k || !rr || rr <= k || rr[1] != 'r') {
-		free(base);
-		return;
-	}
-	for (nz = rr - 1; nz > k && *nz != '-'; nz--)
-		;
-	c->vcpus = (int)v;
-	c->repeat = atoi(rr + 2);
-	c->workload = strndup(w, (size_t)(k - w));
-	if (nz > k) {
-		c->kernel = strndup(k + 1, (size_t)(nz - k - 1));
-		c->noise = strndup(nz + 1, (size_t)(rr - nz - 1));
-	} else {
-		c->kernel = strndup(k + 1, (size_t)(rr - k - 1));
-	}
-	free(base);
+	if (c->vcpus_text)
+		c->vcpus = atoi(c->vcpus_text);
 }
 
 static void apply_record(struct rep_cell *c, json_t *cj)
 {
 	set_int(&c->vcpus, cell_get(cj, "vcpus"));
 	set_int(&c->repeat, cell_get(cj, "repeat"));
-	set_str(&c->workload, cell_get(cj, "workload"));
-	set_str(&c->kernel, cell_get(cj, "kernel"));
-	set_str(&c->noise, cell_get(cj, "noise"));
-	set_str(&c->fault, json_object_get(cj, "fault"));
+	for (int a = 0; a < AX_NR; a++) {
+		json_t *v = cell_get(cj, axes[a].name);
+
+		if (json_is_integer(v)) {
+			char *t;
+
+			if (asprintf(&t, "%lld", (long long)json_integer_value(v)) >= 0) {
+				free(c->ax[a]);
+				c->ax[a] = t;
+			}
+		} else {
+			set_str(&c->ax[a], v);
+		}
+	}
 	set_str(&c->accel, cell_get(cj, "accel"));
 	set_str(&c->verdict, json_object_get(cj, "verdict"));
 	set_str(&c->signature, json_object_get(cj, "signature"));
@@ -284,10 +254,16 @@ static int add_summary_only(struct rep_run *r)
 		if (json_is_string(json_object_get(sc, "cell"))) {
 			if (!(c->id = strdup(json_string_value(json_object_get(sc, "cell")))))
 				return -1;
-		} else if (asprintf(&c->id, "v%d-%s-%s-%s-r%d", c->vcpus,
-				    c->workload ? c->workload : "?", c->kernel ? c->kernel : "?",
-				    c->noise ? c->noise : "none", c->repeat) < 0) {
-			return -1;
+		} else {
+			char id[192];
+			const char *ax[AX_NR];
+
+			for (int a = 0; a < AX_NR; a++)
+				ax[a] = c->ax[a] ? c->ax[a] : axes[a].dflt ? axes[a].dflt : "?";
+			ax[AX_VCPUS] = NULL;
+			cell_id_format(id, sizeof(id), ax, c->repeat);
+			if (asprintf(&c->id, "v%d%s", c->vcpus, id + 1) < 0)
+				return -1;
 		}
 	}
 	return 0;
@@ -298,21 +274,21 @@ static int str_or_empty_cmp(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+/* By every axis compare pairs on, in table order (a suffix axis: its default first), vCPUs and repeat last. */
 static int cell_cmp(const void *pa, const void *pb)
 {
 	const struct rep_cell *a = pa, *b = pb;
 	int d;
 
-	if ((d = str_or_empty_cmp(a->workload, b->workload)))
-		return d;
-	if ((d = str_or_empty_cmp(a->kernel, b->kernel)))
-		return d;
-	if ((d = str_or_empty_cmp(a->noise, b->noise)))
-		return d;
-	/* No fault first, then the faults by name. */
-	if ((d = !fault_is_none(a->fault) - !fault_is_none(b->fault)) ||
-	    (d = str_or_empty_cmp(a->fault, b->fault)))
-		return d;
+	for (int x = 0; x < AX_NR; x++) {
+		if (!axes[x].compare || x == AX_VCPUS)
+			continue;
+		if (axes[x].in_id == AXID_SUFFIX &&
+		    (d = !axis_is_default(x, a->ax[x]) - !axis_is_default(x, b->ax[x])))
+			return d;
+		if ((d = str_or_empty_cmp(a->ax[x], b->ax[x])))
+			return d;
+	}
 	if (a->vcpus != b->vcpus)
 		return a->vcpus - b->vcpus;
 	return a->repeat - b->repeat;
@@ -359,54 +335,72 @@ static int int_cmp(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
-/* A run without the --fault axis may have given fault= through --modparam. */
-static char *fault_of(const struct rep_cell *c)
+/*
+ * An axis the cell record does not name: the module's own params, the
+ * modparams the harness passed (a run without the --fault axis may have given
+ * fault= through --modparam), the cell id, the default ("?" without one).
+ */
+static char *axis_fallback(const struct rep_cell *c, int a)
 {
 	json_t *mp = json_object_get(c->cell_json, "modparams"), *v;
-	const char *f = json_string_value(json_object_get(json_object_get(c->module_json, "params"),
-							  "fault"));
-	size_t i;
+	char *kv[64], *ax[AX_NR], *s = NULL;
+	size_t i, n = 0;
+	int repeat;
 
-	if (f && *f)
-		return strdup(f);
+	if (axes[a].guest == AXG_MODPARAM) {
+		v = json_object_get(json_object_get(c->module_json, "params"), axes[a].guest_key);
+		if (json_is_string(v) && *json_string_value(v))
+			return strdup(json_string_value(v));
+		if (json_is_integer(v) && asprintf(&s, "%lld", (long long)json_integer_value(v)) >= 0)
+			return s;
+	}
 	if (!mp && c->summary_cell)
 		mp = json_object_get(c->summary_cell, "modparams");
 	json_array_foreach(mp, i, v)
-		if (json_is_string(v) && !strncmp(json_string_value(v), "fault=", 6))
-			return strdup(json_string_value(v) + 6);
-	return strdup("none");
+		if (json_is_string(v) && n < 64)
+			kv[n++] = (char *)json_string_value(v);
+	if (axis_modparam(a, kv, n))
+		return strdup(axis_modparam(a, kv, n));
+	if (c->id && !cell_id_parse(c->id, ax, &repeat)) {
+		s = ax[a];
+		ax[a] = NULL;
+		for (int x = 0; x < AX_NR; x++)
+			free(ax[x]);
+		if (s)
+			return s;
+	}
+	if (axes[a].null_default)
+		return NULL;
+	return strdup(axes[a].dflt ? axes[a].dflt : "?");
 }
 
 static int index_run(struct rep_run *r)
 {
-	char **noises = NULL, **faults = NULL;
-	size_t nnoise = 0, nfault = 0;
+	char **seen_v[AX_NR] = { 0 };
+	size_t nseen[AX_NR] = { 0 };
 	int err = 0;
 
 	for (size_t i = 0; i < r->n && !err; i++) {
 		struct rep_cell *c = &r->cells[i];
 		bool seen = false;
 
-		if (!c->workload)
-			c->workload = strdup("?");
-		if (!c->kernel)
-			c->kernel = strdup("?");
-		if (!c->noise)
-			c->noise = strdup("none");
-		if (!c->fault)
-			c->fault = fault_of(c);
-		if (!c->fault)
+		for (int a = 0; a < AX_NR && !err; a++) {
+			if (!c->ax[a] && a != AX_VCPUS && (c->ax[a] = axis_fallback(c, a)) == NULL &&
+			    !axes[a].null_default)
+				return -1;
+			if (axes[a].series)
+				err = push_unique(&seen_v[a], &nseen[a], c->ax[a]);
+		}
+		if (!c->vcpus_text && asprintf(&c->vcpus_text, "%d", c->vcpus) < 0)
 			return -1;
-		if (strcmp(c->fault, "none"))
+		if (!axis_is_default(AX_FAULT, c->fault))
 			r->any_fault = true;
 		if (!c->accel)
 			c->accel = strdup("unknown");
 		if (!strcmp(c->accel, "tcg"))
 			r->any_tcg = true;
-		err = push_unique(&r->kernels, &r->nkernels, c->kernel) ||
-		      push_unique(&r->workloads, &r->nworkloads, c->workload) ||
-		      push_unique(&noises, &nnoise, c->noise) ||
-		      push_unique(&faults, &nfault, c->fault);
+		err = err || push_unique(&r->kernels, &r->nkernels, c->kernel) ||
+		      push_unique(&r->workloads, &r->nworkloads, c->workload);
 		for (size_t j = 0; j < r->nvcpus; j++)
 			seen |= r->vcpus[j] == c->vcpus;
 		if (!seen && !err) {
@@ -420,33 +414,34 @@ static int index_run(struct rep_run *r)
 	}
 	if (r->nvcpus)
 		qsort(r->vcpus, r->nvcpus, sizeof(int), int_cmp);
-	/* One line per kernel; plus /noise, /fault when the run varied them. */
+	/* One line per kernel; plus /value of each series axis the run varied. */
 	for (size_t i = 0; i < r->n && !err; i++) {
 		struct rep_cell *c = &r->cells[i];
-		char *label;
+		char label[512];
+		size_t len = 0;
+		bool varied = false;
 
-		if (nnoise <= 1 && nfault <= 1) {
+		len = snprintf(label, sizeof(label), "%s", c->kernel);
+		for (int a = 0; a < AX_NR; a++)
+			if (axes[a].series && nseen[a] > 1) {
+				varied = true;
+				len += snprintf(label + len, len < sizeof(label) ? sizeof(label) - len : 0,
+						"/%s", c->ax[a]);
+			}
+		if (!varied) {
 			c->series = c->kernel;
 			continue;
-		}
-		if (asprintf(&label, "%s%s%s%s%s", c->kernel, nnoise > 1 ? "/" : "",
-			     nnoise > 1 ? c->noise : "", nfault > 1 ? "/" : "",
-			     nfault > 1 ? c->fault : "") < 0) {
-			err = -1;
-			break;
 		}
 		err = push_unique(&r->series_labels, &r->nseries, label);
 		for (size_t j = 0; j < r->nseries && !err; j++)
 			if (!strcmp(r->series_labels[j], label))
 				c->series = r->series_labels[j];
-		free(label);
 	}
-	for (size_t i = 0; i < nnoise; i++)
-		free(noises[i]);
-	free(noises);
-	for (size_t i = 0; i < nfault; i++)
-		free(faults[i]);
-	free(faults);
+	for (int a = 0; a < AX_NR; a++) {
+		for (size_t i = 0; i < nseen[a]; i++)
+			free(seen_v[a][i]);
+		free(seen_v[a]);
+	}
 	return err ? -1 : 0;
 }
 

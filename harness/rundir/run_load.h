@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "lib/histogram.h"
+#include "rundir/axes.h"
 
 struct rep_hist {
 	char *name;	/* module: the op ("update"); bpftrace: "@map" or "@map[key]" */
@@ -30,8 +31,10 @@ struct rep_cpu {
 struct rep_cell {
 	char *id, *dir;			/* dir NULL: only in summary.json */
 	int vcpus, repeat;
-	char *workload, *kernel, *noise, *accel;
-	char *fault;			/* cell.json "fault" (else module params.fault), "none" */
+	/* Every axis (axes.h), owned: cell.json, else the module's params, the
+	   modparams, the cell id, the default; fault "none" for none. */
+	AXIS_VALUES(axis_str);
+	char *accel;
 	char *verdict;			/* PASS FAIL CRASH TIMEOUT SKIP, or INCOMPLETE */
 	char *signature, *reason;	/* NULL when none recorded */
 	char *module_result;		/* module's SUCCESS/FAILURE, NULL without module.json */
@@ -50,8 +53,8 @@ struct rep_cell {
 	json_t *bt_scalars;		/* {"script": {"@map": n or {"key": n}}} */
 	json_t *cell_json, *module_json;	/* owned, may be NULL */
 	json_t *summary_cell;		/* borrowed from rep_run.summary, may be NULL */
-	const char *series;		/* plot line label: kernel, plus /noise and /fault
-					   when the run varied them */
+	const char *series;		/* plot line label: kernel, plus /value of every
+					   series axis (noise, fault) the run varied */
 };
 
 struct rep_stat {
@@ -85,7 +88,7 @@ struct rep_run {
 	size_t nworkloads;
 	int *vcpus;			/* distinct, ascending */
 	size_t nvcpus;
-	char **series_labels;		/* kernel[/noise][/fault] labels, when noise or fault varied */
+	char **series_labels;		/* kernel[/noise][/fault] labels, when a series axis varied */
 	size_t nseries;
 	bool any_tcg;
 	bool any_fault;			/* some cell ran with a fault other than none */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rundir/axes.h"
 #include "rundir/summary.h"
 #include "lib/util.h"
 
@@ -80,76 +81,99 @@ static void fmt_num(char *buf, size_t n, double v, int prec)
 		snprintf(buf, n, "%.*f", prec, v);
 }
 
-#define ROW_A "%-5s %-5s %-20s %-12s %-6s "
-#define ROW_F "%-*s "
 #define ROW_B "%14s %14s %10s %10s  %s\n"
 
-/* Width of the fault column: 0 when every cell ran without a fault (no column). */
-static int fault_width(json_t *cells)
+/*
+ * The axes' columns (axes.h): a fixed width, or (0) only when some cell is
+ * not at the axis's default, as wide as its longest value. The accelerator
+ * follows vCPUs.
+ */
+static void column_widths(json_t *cells, int w[AX_NR])
 {
 	size_t i;
 	json_t *c;
-	int w = 0;
 
-	json_array_foreach(cells, i, c) {
-		const char *f = json_string_value(json_object_get(c, "fault"));
-		int l = f ? (int)strlen(f) : 0;
+	for (int a = 0; a < AX_NR; a++) {
+		w[a] = axes[a].column;
+		if (w[a])
+			continue;
+		json_array_foreach(cells, i, c) {
+			char *v = axis_from_json(a, c);
+			int l = v ? (int)strlen(v) : 0;
 
-		if (f && strcmp(f, "none") && l > w)
-			w = l;
+			if (!axis_is_default(a, v) && l > w[a])
+				w[a] = l;
+			free(v);
+		}
+		if (w[a] && w[a] < 5)
+			w[a] = 5;
 	}
-	return w ? (w < 5 ? 5 : w) : 0;
 }
 
-static const char *fault_of(json_t *c)
+/* An axis's text in a cell: its value, else the default, else "?". */
+static char *axis_text(json_t *c, int a)
 {
-	const char *f = json_string_value(json_object_get(c, "fault"));
+	char *v = axis_from_json(a, c);
 
-	return f ? f : "none";
+	return v ? v : strdup(axes[a].dflt ? axes[a].dflt : "?");
 }
 
-static void print_cell(FILE *f, json_t *c, int fw)
+/* head: the header's texts (names), else the cell's values. */
+static void print_axes(FILE *f, json_t *c, const int w[AX_NR], const char *const *head,
+		       const char *accel)
+{
+	for (int a = 0; a < AX_NR; a++) {
+		char *v;
+
+		if (w[a] <= 0)
+			continue;
+		v = head ? NULL : axis_text(c, a);
+		fprintf(f, "%-*s ", w[a], head ? head[a] : v ? v : "?");
+		free(v);
+		if (a == AX_VCPUS)
+			fprintf(f, "%-5s ", accel);
+	}
+}
+
+static void print_cell(FILE *f, json_t *c, const int w[AX_NR])
 {
 	json_t *pop = json_object_get(c, "pop_ns");
-	char vc[16], ops[32], per[32], p50[32], p99[32], verdict[300];
+	char ops[32], per[32], p50[32], p99[32], verdict[300];
 	const char *sig = str(c, "signature");
 
-	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c, "vcpus")));
 	fmt_num(ops, sizeof(ops), num(c, "ops_per_sec"), 0);
 	fmt_num(per, sizeof(per), num(c, "ops_per_sec_per_cpu"), 0);
 	fmt_num(p50, sizeof(p50), num(pop, "p50"), 0);
 	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
 	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
 		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
-	fprintf(f, ROW_A, vc, str(c, "accel"), str(c, "workload"), str(c, "kernel"), str(c, "noise"));
-	if (fw)
-		fprintf(f, ROW_F, fw, fault_of(c));
+	print_axes(f, c, w, NULL, str(c, "accel"));
 	fprintf(f, ROW_B, ops, per, p50, p99, verdict);
 }
 
-/* json_equal() is false when either side is NULL: a key both lack is equal. */
-static bool same_key(json_t *a, json_t *b, const char *key)
-{
-	json_t *va = json_object_get(a, key), *vb = json_object_get(b, key);
-
-	return (!va && !vb) || json_equal(va, vb);
-}
-
+/* Same values of every axis (a value neither has is equal). */
 static bool same_config(json_t *a, json_t *b)
 {
-	return same_key(a, b, "vcpus") && same_key(a, b, "workload") &&
-	       same_key(a, b, "kernel") && same_key(a, b, "noise") &&
-	       !strcmp(fault_of(a), fault_of(b)) && same_key(a, b, "test_action");
+	bool same = true;
+
+	for (int x = 0; x < AX_NR && same; x++) {
+		char *va = axis_text(a, x), *vb = axis_text(b, x);
+
+		same = va && vb && !strcmp(va, vb);
+		free(va);
+		free(vb);
+	}
+	return same;
 }
 
 /* mean ± sample stddev of ops/s over PASS cells of one configuration. */
-static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, int fw)
+static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, const int w[AX_NR])
 {
 	json_t *c0 = json_array_get(cells, first), *c;
 	double sum = 0, sq = 0, v;
 	int n = 0, npass = 0, total = 0;
 	size_t i;
-	char ops[64], verdict[32], vc[16];
+	char ops[64], verdict[32];
 
 	json_array_foreach(cells, i, c) {
 		if (i < first || !same_config(c0, c))
@@ -175,12 +199,8 @@ static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, int f
 	} else {
 		snprintf(ops, sizeof(ops), "-");
 	}
-	snprintf(vc, sizeof(vc), "%lld", (long long)json_integer_value(json_object_get(c0, "vcpus")));
 	snprintf(verdict, sizeof(verdict), "%d/%d PASS", npass, total);
-	fprintf(f, ROW_A, vc, str(c0, "accel"), str(c0, "workload"), str(c0, "kernel"),
-		str(c0, "noise"));
-	if (fw)
-		fprintf(f, ROW_F, fw, fault_of(c0));
+	print_axes(f, c0, w, NULL, str(c0, "accel"));
 	fprintf(f, ROW_B, ops, "", "", "", verdict);
 }
 
@@ -189,18 +209,20 @@ void summary_print(FILE *f, json_t *cells)
 	size_t i, n = json_array_size(cells);
 	bool tcg = false, repeats = false, *done = calloc(n ? n : 1, sizeof(bool));
 	json_t *c;
-	int fw = fault_width(cells);
+	int w[AX_NR];
+	const char *names[AX_NR], *blank[AX_NR];
 
-	fprintf(f, ROW_A, "vCPUs", "accel", "workload", "kernel", "noise");
-	if (fw)
-		fprintf(f, ROW_F, fw, "fault");
+	column_widths(cells, w);
+	for (int a = 0; a < AX_NR; a++) {
+		names[a] = a == AX_VCPUS ? "vCPUs" : axes[a].name;
+		blank[a] = "";
+	}
+	print_axes(f, NULL, w, names, "accel");
 	fprintf(f, ROW_B, "ops/s total", "ops/s per CPU", "pop p50", "pop p99", "verdict");
-	fprintf(f, ROW_A, "", "", "", "", "");
-	if (fw)
-		fprintf(f, ROW_F, fw, "");
+	print_axes(f, NULL, w, blank, "");
 	fprintf(f, ROW_B, "ops/s", "ops/s/CPU", "ns", "ns", "");
 	json_array_foreach(cells, i, c) {
-		print_cell(f, c, fw);
+		print_cell(f, c, w);
 		tcg |= !strcmp(str(c, "accel"), "tcg");
 		repeats |= json_integer_value(json_object_get(c, "repeat")) > 0;
 	}
@@ -208,7 +230,7 @@ void summary_print(FILE *f, json_t *cells)
 		fprintf(f, "\nover repeats (mean ± stddev of PASS cells):\n");
 		json_array_foreach(cells, i, c)
 			if (!done[i])
-				print_spread(f, cells, i, done, fw);
+				print_spread(f, cells, i, done, w);
 	}
 	if (tcg)
 		fprintf(f, "(tcg: emulated, not hardware figures)\n");

@@ -333,11 +333,52 @@ static void test_eta(void **s)
 	assert_true(progress_eta(100, 4, 0) == 0);
 }
 
+/* Cell ids read back: every axis the id names, the kernel keeping its dashes, suffixes as slugs. */
+static void test_cell_id_parse(void **s)
+{
+	static const struct {
+		const char *id, *ax[AX_NR];
+		int repeat;
+	} cases[] = {
+		{ "v2-full_update-distro-none-r0", { "2", "full_update", "distro", "none" }, 0 },
+		{ "v16-churn-before-000-cpu-r12", { "16", "churn", "before-000", "cpu" }, 12 },
+		{ "v4-full_update-distro-none-r1-fexhaust_p_0_1-xpanic",
+		  { "4", "full_update", "distro", "none", [AX_FAULT] = "exhaust_p_0_1",
+		    [AX_TEST_ACTION] = "panic" }, 1 },
+		{ "v3-w-k-r0", { "3", "w", "k" }, 0 },
+	};
+	char *ax[AX_NR], id[192];
+	int repeat;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cell_id_parse(cases[i].id, ax, &repeat), 0);
+		assert_int_equal(repeat, cases[i].repeat);
+		for (int a = 0; a < AX_NR; a++) {
+			if (cases[i].ax[a])
+				assert_string_equal(ax[a], cases[i].ax[a]);
+			else
+				assert_null(ax[a]);
+		}
+		/* Format of what was read is the id again (a fault's slug is its own slug). */
+		if (ax[AX_NOISE]) {
+			cell_id_format(id, sizeof(id), (const char *const *)ax, repeat);
+			assert_string_equal(id, cases[i].id);
+		}
+		for (int a = 0; a < AX_NR; a++)
+			free(ax[a]);
+	}
+	assert_int_equal(cell_id_parse("x2-w-k-none-r0", ax, &repeat), -1);
+	assert_int_equal(cell_id_parse("v2-w-r0", ax, &repeat), -1);
+	assert_int_equal(cell_id_parse("plots", ax, &repeat), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_plan_faults),
+		cmocka_unit_test(test_cell_id_parse),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_sched_fits),
 		cmocka_unit_test(test_manifest_resume),

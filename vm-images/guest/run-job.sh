@@ -97,14 +97,14 @@ bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
 # CI 1.01..1.32) and it also sees pops inside BPF-program updates. Without
 # BTF (the source-built variants) the kprobe form runs. BPFTRACE_FORM=kprobe
 # in job.env forces the kprobe form. The form used is written to NAME.form.
-# Cells with a fault= keep the kprobe form: the injectors' probes were placed
-# and validated against it; beside a BPF trampoline on the same function the
-# delay kprobe fired twice per pop and outside the fexit-timed region
-# (measured: 222213 hits for 111104 updates, delay cell p50 5.9 us for a
-# 10 us delay).
+# The harness writes BPFTRACE_FORM=kprobe for every cell of a run with a
+# fault (it decides which cells have one): the injectors' probes were placed
+# and validated against the kprobe form; beside a BPF trampoline on the same
+# function the delay kprobe fired twice per pop and outside the fexit-timed
+# region (measured: 222213 hits for 111104 updates, delay cell p50 5.9 us for
+# a 10 us delay).
 bt_form() {
 	f=${1%.bt}_fentry.bt
-	case " $MODPARAMS " in *" fault=none "*) ;; *" fault="*) BPFTRACE_FORM=kprobe ;; esac
 	if [ "$BPFTRACE_FORM" != kprobe ] && [ -e /sys/kernel/btf/vmlinux ] && [ -e "$f" ]; then
 		echo "$f"
 	else
