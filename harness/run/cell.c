@@ -119,7 +119,6 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	struct qemu_cfg q = {
 		.qemu = c->qemu, .accel = c->accel, .vcpus = pc->vcpus,
 		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
-		.map_bytes = map_footprint_bytes(&c->map, pc->vcpus),
 	};
 
 	memset(cell, 0, sizeof(*cell));
@@ -128,6 +127,8 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	cell->repeat = pc->repeat;
 	for (int a = 0; a < AX_NR; a++)
 		cell->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
+	map_shape_of_cell(c->o, pc->ax, &cell->map);
+	q.map_bytes = map_footprint_bytes(&cell->map, pc->vcpus);
 	cell->k = kernel_find(c, pc->kernel);
 	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
 	if (!cell->k || !np)

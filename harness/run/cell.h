@@ -37,7 +37,6 @@ struct run_ctx {
 	int duration_s;			/* --duration, or the accelerator's default */
 	bool target_host;
 	int host_cpus;			/* online CPUs: --target host, TCG overcommit */
-	struct map_shape map;		/* the map every cell creates (guest RAM follows it) */
 	char *qemu;			/* binary; HTAB_QEMU overrides */
 };
 
@@ -56,6 +55,7 @@ struct cell {
 	int quiet_s;		/* no growth of console.log / guest.log */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
 	int attempt;		/* 1 for the first start of this cell in this directory */
+	struct map_shape map;	/* the map the cell creates (guest RAM follows it) */
 	int mem_mb;		/* guest RAM (0 with --target host) */
 	struct guest_detectors detectors;	/* lockup/stall thresholds the guest got */
 	struct strv modparams;

@@ -264,7 +264,7 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
 							     : json_integer(cell->mem_mb));
 	json_object_set_new(j, "map_footprint_bytes",
-			    json_integer(map_footprint_bytes(&c->map, cell->vcpus)));
+			    json_integer(map_footprint_bytes(&cell->map, cell->vcpus)));
 	if (!c->target_host) {
 		const struct guest_detectors *d = &cell->detectors;
 

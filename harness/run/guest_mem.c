@@ -38,7 +38,7 @@ void map_shape_apply(struct map_shape *m, const char *kv)
 	}
 }
 
-void map_shape_of_opts(const struct run_opts *o, struct map_shape *m)
+void map_shape_of_cell(const struct run_opts *o, const char *const *ax, struct map_shape *m)
 {
 	char kv[64];
 
@@ -53,6 +53,11 @@ void map_shape_of_opts(const struct run_opts *o, struct map_shape *m)
 	}
 	if (o->prealloc >= 0)
 		m->prealloc = o->prealloc;
+	for (int a = 0; ax && a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && !axis_is_default(a, ax[a])) {
+			snprintf(kv, sizeof(kv), "%s=%s", axes[a].guest_key, ax[a]);
+			map_shape_apply(m, kv);
+		}
 	for (size_t i = 0; i < o->modparams.n; i++)
 		map_shape_apply(m, o->modparams.v[i]);
 }

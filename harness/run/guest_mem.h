@@ -1,8 +1,8 @@
 /*
  * Guest RAM that follows the map a cell creates: the map's parameters as
- * the module will see them (--map-type, --prealloc, then --modparam, the
- * order of the insmod line), its estimated footprint, and the limit of what
- * this host can give one guest.
+ * the module will see them (the insmod line's order: the cell's own values,
+ * then --modparam), its estimated footprint, and the limit of what this host
+ * can give one guest.
  */
 #ifndef HT_GUEST_MEM_H
 #define HT_GUEST_MEM_H
@@ -24,8 +24,12 @@ struct map_shape {
 	long long max_entries, value_size;
 };
 
-/* The module's defaults, then o->map_type, o->prealloc and o->modparams in order. */
-void map_shape_of_opts(const struct run_opts *o, struct map_shape *m);
+/*
+ * The map of one cell: the module's defaults, then o->map_type and
+ * o->prealloc, the cell's axis values that are module parameters (ax NULL:
+ * none) and o->modparams, the order of its insmod line.
+ */
+void map_shape_of_cell(const struct run_opts *o, const char *const *ax, struct map_shape *m);
 /* Applies one key=value (unknown keys and unparsable values are left to the module). */
 void map_shape_apply(struct map_shape *m, const char *kv);
 bool map_is_percpu(const struct map_shape *m);

@@ -102,10 +102,10 @@ static int check_guest_mem(const struct run_opts *o, const struct plan *p)
 	int rc = 0;
 
 	free(mi);
-	map_shape_of_opts(o, &m);
 	for (size_t i = 0; i < p->n && !rc; i++)
 		if (shard_selects(p->cells[i].index, o->shard_i, o->shard_n) &&
-		    guest_mem_check(&m, p->cells[i].vcpus, limit, err, sizeof(err))) {
+		    (map_shape_of_cell(o, p->cells[i].ax, &m),
+		     guest_mem_check(&m, p->cells[i].vcpus, limit, err, sizeof(err)))) {
 			fprintf(stderr, "error: cell %s: %s\n", p->cells[i].id, err);
 			rc = -1;
 		}
@@ -120,7 +120,6 @@ static int resolve(struct run_ctx *c, const struct run_opts *o, const struct pla
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->host_cpus = n > 0 ? (int)n : 1;
-	map_shape_of_opts(o, &c->map);
 	if (!o->target_host && check_guest_mem(o, p))
 		return -1;
 	c->target_host = o->target_host;
@@ -309,8 +308,13 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 
 		while (!harness_stop && !s->err && next < npending) {
 			const struct plan_cell *pc = pending[next];
-			long mem = s->c->target_host ? 0
-				   : guest_mem_mb(pc->vcpus, map_footprint_bytes(&s->c->map, pc->vcpus));
+			struct map_shape m;
+			long mem = 0;
+
+			if (!s->c->target_host) {
+				map_shape_of_cell(s->c->o, pc->ax, &m);
+				mem = guest_mem_mb(pc->vcpus, map_footprint_bytes(&m, pc->vcpus));
+			}
 
 			if (!sched_fits(&s->host, &s->load, pc->vcpus, mem, s->c->o->jobs))
 				break;

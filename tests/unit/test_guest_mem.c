@@ -13,7 +13,7 @@ static void shape(struct map_shape *m, const char *map_type, int prealloc, char 
 	o.prealloc = prealloc;
 	for (char **p = modparams; p && *p; p++)
 		strv_push(&o.modparams, *p);
-	map_shape_of_opts(&o, m);
+	map_shape_of_cell(&o, NULL, m);
 	run_opts_free(&o);
 }
 
