@@ -414,7 +414,7 @@ static int index_run(struct rep_run *r)
 	}
 	if (r->nvcpus)
 		qsort(r->vcpus, r->nvcpus, sizeof(int), int_cmp);
-	/* One line per kernel; plus /value of each series axis the run varied. */
+	/* One line per kernel; plus /value (a number: /name=value) of each series axis the run varied. */
 	for (size_t i = 0; i < r->n && !err; i++) {
 		struct rep_cell *c = &r->cells[i];
 		char label[512];
@@ -426,7 +426,8 @@ static int index_run(struct rep_run *r)
 			if (axes[a].series && nseen[a] > 1) {
 				varied = true;
 				len += snprintf(label + len, len < sizeof(label) ? sizeof(label) - len : 0,
-						"/%s", c->ax[a]);
+						"/%s%s%s", axes[a].numeric ? axes[a].name : "",
+						axes[a].numeric ? "=" : "", c->ax[a]);
 			}
 		if (!varied) {
 			c->series = c->kernel;

@@ -85,8 +85,8 @@ static void fmt_num(char *buf, size_t n, double v, int prec)
 
 /*
  * The axes' columns (axes.h): a fixed width, or (0) only when some cell is
- * not at the axis's default, as wide as its longest value. The accelerator
- * follows vCPUs.
+ * not at the axis's default, as wide as its longest value or its name. The
+ * accelerator follows vCPUs.
  */
 static void column_widths(json_t *cells, int w[AX_NR])
 {
@@ -105,8 +105,8 @@ static void column_widths(json_t *cells, int w[AX_NR])
 				w[a] = l;
 			free(v);
 		}
-		if (w[a] && w[a] < 5)
-			w[a] = 5;
+		if (w[a] && w[a] < (int)strlen(axes[a].name))
+			w[a] = (int)strlen(axes[a].name);
 	}
 }
 
