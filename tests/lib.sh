@@ -22,3 +22,13 @@ fresh_dir() { rm -rf "${OUT:?}/$1"; mkdir -p "$OUT/$1"; echo "$OUT/$1"; }
 
 # workloads: the module's workloads, one a line, from kmod/workloads.h (their one list)
 workloads() { sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$ROOT/kmod/workloads.h"; }
+
+# usage_error WANT ARGS...: htab-torture ARGS exits 2 with one line on stderr holding WANT
+usage_error() {
+	local want=$1 err rc; shift
+	err=$("$HT" "$@" 2>&1 >/dev/null); rc=$?
+	expect_eq "exit of '$*'" "$rc" 2
+	[[ $err == *"$want"* ]] || fail "'$*': '$err' lacks '$want'"
+	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': more than one line: $err"
+	echo "ok: $err"
+}

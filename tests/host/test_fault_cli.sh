@@ -5,21 +5,13 @@
 # none cell keeping its old id (tests/vm/test_fault_axis.sh checks job.env).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir fault_cli)
-one() {	# expected substring, args...
-	local want=$1 err rc; shift
-	err=$("$HT" "$@" 2>&1 >/dev/null); rc=$?
-	expect_eq "exit of '$*'" "$rc" 2
-	[[ $err == *"$want"* ]] || fail "'$*': '$err' lacks '$want'"
-	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': more than one line: $err"
-	echo "ok: $err"
-}
 forms="must be none, delay[:SYMBOL]:N|Nns|Nus[:OPT...] or exhaust[:OPT...]"
-one "--fault 'slow': $forms" run --cpus 2 --fault slow --out "$d/a"
-one "--fault 'delay': $forms" run --cpus 2 --fault delay --out "$d/a"
-one "--fault 'delay:x:1us;reboot': $forms" run --cpus 2 --fault 'delay:x:1us;reboot' --out "$d/a"
-one "--fault: 'none' appears twice" run --cpus 2 --fault none --fault none --out "$d/a"
-one "give the fault one way" run --cpus 2 --fault exhaust --modparam fault=exhaust --out "$d/a"
-one "option '--fault' needs a value" run --cpus 2 --out "$d/a" --fault
+usage_error "--fault 'slow': $forms" run --cpus 2 --fault slow --out "$d/a"
+usage_error "--fault 'delay': $forms" run --cpus 2 --fault delay --out "$d/a"
+usage_error "--fault 'delay:x:1us;reboot': $forms" run --cpus 2 --fault 'delay:x:1us;reboot' --out "$d/a"
+usage_error "--fault: 'none' appears twice" run --cpus 2 --fault none --fault none --out "$d/a"
+usage_error "give the fault one way" run --cpus 2 --fault exhaust --modparam fault=exhaust --out "$d/a"
+usage_error "option '--fault' needs a value" run --cpus 2 --out "$d/a" --fault
 [ -z "$(ls "$d")" ] || fail "a refused command wrote into $d: $(ls "$d")"
 spec='delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-1,3'
 expect_eq "plan" "$("$HT" run --plan-only --cpus 2 --fault none --fault "$spec" --fault exhaust:p=0.1 | tr '\n' ' ')" \
