@@ -77,8 +77,8 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
 
 /*
  * The insmod line: the axes every cell names (workload=), the run's own
- * (duration, CPUs on this machine, map), the axes a cell has away from their
- * default (fault=), then --modparam verbatim (the module parses and
+ * (duration, CPUs on this machine), the axes a cell has away from their
+ * default (map_type=, prealloc=, max_entries=, fault=), then --modparam verbatim (the module parses and
  * validates them; insmod refuses a bad one; the last word wins).
  */
 static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
@@ -93,10 +93,6 @@ static int plan_modparams(const struct run_ctx *c, const struct cell *cell, stru
 	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
 	if (c->target_host && cell->vcpus < c->host_cpus)
 		r |= strv_pushf(mp, "cpus=0-%d", cell->vcpus - 1);
-	if (o->map_type)
-		r |= strv_pushf(mp, "map_type=%s", o->map_type);
-	if (o->prealloc >= 0)
-		r |= strv_pushf(mp, "prealloc=%d", o->prealloc);
 	for (int a = 0; a < AX_NR; a++)
 		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, cell->ax[a]))
 			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);

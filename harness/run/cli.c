@@ -18,6 +18,11 @@
 #define WORKLOAD_SPACE_NAME(name) " " #name
 const char *const workload_names[] = { HT_WORKLOADS(WORKLOAD_NAME) NULL };
 
+/* The module's map types (kmod/README.md); a value is part of a cell id. */
+static const char *const map_types[] = { "hash", "percpu_hash", "lru_hash", "lru_percpu_hash", NULL };
+static const char *const prealloc_values[] = { "0", "1", NULL };
+#define MAX_ENTRIES_MAX 2097152		/* the module's bound */
+
 static const char *const test_actions[] = { "panic", "hang", "warn", "none", NULL };
 
 const int default_cpus[] = { 16, 32, 48, 64, 96 };
@@ -32,7 +37,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "modparam", required_argument, NULL, OPT_MODPARAM },
 	{ "map-type", required_argument, NULL, OPT_MAP_TYPE },
 	{ "prealloc", required_argument, NULL, OPT_PREALLOC },
+	{ "max-entries", required_argument, NULL, OPT_MAX_ENTRIES },
 	{ "timeout", required_argument, NULL, 't' },
 	{ "crash-grace", required_argument, NULL, OPT_CRASH_GRACE },
 	{ "repeat", required_argument, NULL, 'r' },
@@ -73,10 +79,12 @@ void run_usage(FILE *f)
 	      "         [--jobs N] [--shard I/N] [--plan-only] [--dry-run] [--target vm|host]\n"
 	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
 	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
-	      "         [--modparam key=val]... [--map-type hash] [--prealloc 0|1] [--timeout SECONDS]\n"
+	      "         [--map-type TYPE[,...]] [--prealloc 0|1[,...]] [--max-entries N[,N...]]\n"
+	      "         [--modparam key=val]... [--timeout SECONDS]\n"
 	      "         [--crash-grace SECONDS]\n"
 	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
-	      "matrix: vCPUs x workload x kernel x noise x fault (x test action) x repeat; cells run in\n"
+	      "matrix: vCPUs x workload x kernel x noise x map type x prealloc x max entries x fault\n"
+	      "  (x test action) x repeat; cells run in\n"
 	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
 	      "--cpus: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)\n"
 	      "--workload: default full_update; --duration: default 3 s under TCG, 10 s under KVM\n"
@@ -85,6 +93,9 @@ void run_usage(FILE *f)
 	      "  fault=SPEC: none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
 	      "  OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
 	      "  e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01\n"
+	      "--map-type (hash, percpu_hash, lru_hash, lru_percpu_hash), --prealloc (0, 1),\n"
+	      "  --max-entries (1..2097152): the map each cell creates, default hash, 1, 4096; a cell\n"
+	      "  away from a default has -m<type>, -p<0|1>, -e<N> in its id\n"
 	      "--shard I/N: run only the cells whose plan index mod N is I-1 (merge with 'htab-torture merge')\n"
 	      "--plan-only: print the cell ids of the plan (after --shard), one a line, and exit\n"
 	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
@@ -253,6 +264,22 @@ static bool test_action_valid(const char *s) { return in_list(test_actions, s); 
 static void print_test_actions(FILE *f) { print_list(f, test_actions); }
 static void print_workloads(FILE *f) { print_list(f, workload_names); }
 static bool workload_valid(const char *s) { return in_list(workload_names, s); }
+static bool map_type_valid(const char *s) { return in_list(map_types, s); }
+static void print_map_types(FILE *f) { print_list(f, map_types); }
+static bool prealloc_valid(const char *s) { return in_list(prealloc_values, s); }
+static void print_prealloc(FILE *f) { print_list(f, prealloc_values); }
+static void print_max_entries(FILE *f) { fprintf(f, "integers 1..%d", MAX_ENTRIES_MAX); }
+
+/* As the module reads it, and written one way only (no sign, no leading 0): it names a cell. */
+static bool max_entries_valid(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return !errno && end != s && !*end && s[0] >= '1' && s[0] <= '9' && v <= MAX_ENTRIES_MAX;
+}
 
 /* Variant names become paths and cell ids: a conservative character set. */
 static bool kernel_name_valid(const char *s)
@@ -373,7 +400,6 @@ void run_opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->accel = ACCEL_AUTO;
-	o->prealloc = -1;
 	o->repeat = 1;
 	o->crash_grace_s = DEFAULT_CRASH_GRACE_S;
 	o->kernel_image = getenv("HTAB_KERNEL_IMAGE");
@@ -452,14 +478,12 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_MODPARAM:
 		return parse_modparam(o, arg);
 	case OPT_MAP_TYPE:
-		if (!*arg || strpbrk(arg, " \t'\"")) {
-			fprintf(stderr, "error: --map-type '%s': must be a map type name such as hash\n", arg);
-			return -1;
-		}
-		o->map_type = arg;
-		return 0;
+		return parse_names(&o->map_types, "--map-type", arg, map_type_valid, print_map_types);
 	case OPT_PREALLOC:
-		return parse_int("--prealloc", arg, 0, 1, &o->prealloc);
+		return parse_names(&o->preallocs, "--prealloc", arg, prealloc_valid, print_prealloc);
+	case OPT_MAX_ENTRIES:
+		return parse_names(&o->max_entries_list, "--max-entries", arg, max_entries_valid,
+				   print_max_entries);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
 	case OPT_CRASH_GRACE:

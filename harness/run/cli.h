@@ -16,6 +16,7 @@ struct run_opts {
 	int ncpus;			/* 0 after parsing only with --plan-only */
 	/* Values of every axis (axes.h) but vCPUs (cpus[]): workloads (default full_update),
 	   kernels (labels: "distro" or variant names), noises (profile names, default none),
+	   map_types, preallocs, max_entries_list (the map; defaults hash, 1, 4096),
 	   faults (--fault values, verbatim; default "none"), test_actions (tests:
 	   panic|hang|warn|none per cell; empty = none). */
 	AXIS_LISTS(struct strv);
@@ -35,8 +36,6 @@ struct run_opts {
 	enum accel_mode accel;
 	struct strv bpftrace;		/* script names; empty = none */
 	struct strv modparams;		/* key=val, passed through */
-	const char *map_type;		/* NULL = module default */
-	int prealloc;			/* -1 = module default */
 	int timeout_s;			/* 0 = derived per cell */
 	int crash_grace_s;		/* after a report's first console line, before QEMU is stopped */
 	int repeat;

@@ -47,12 +47,6 @@ void map_shape_of_cell(const struct run_opts *o, const char *const *ax, struct m
 	m->max_entries = MAP_DEFAULT_MAX_ENTRIES;
 	m->value_size = MAP_DEFAULT_VALUE_SIZE;
 	/* The insmod line's order (cell.c plan_modparams): the last word wins. */
-	if (o->map_type) {
-		snprintf(kv, sizeof(kv), "map_type=%s", o->map_type);
-		map_shape_apply(m, kv);
-	}
-	if (o->prealloc >= 0)
-		m->prealloc = o->prealloc;
 	for (int a = 0; ax && a < AX_NR; a++)
 		if (axes[a].guest == AXG_MODPARAM && !axis_is_default(a, ax[a])) {
 			snprintf(kv, sizeof(kv), "%s=%s", axes[a].guest_key, ax[a]);

@@ -25,8 +25,8 @@ struct map_shape {
 };
 
 /*
- * The map of one cell: the module's defaults, then o->map_type and
- * o->prealloc, the cell's axis values that are module parameters (ax NULL:
+ * The map of one cell: the module's defaults, then the cell's axis values
+ * that are module parameters (map_type, prealloc, max_entries; ax NULL:
  * none) and o->modparams, the order of its insmod line.
  */
 void map_shape_of_cell(const struct run_opts *o, const char *const *ax, struct map_shape *m);

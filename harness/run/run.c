@@ -154,8 +154,9 @@ static json_t *run_params(const struct run_ctx *c)
 	return json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
 		"duration_s", c->duration_s, "target", c->target_host ? "host" : "vm",
 		"accel", c->target_host ? "host" : accel_name(c->accel), "bpftrace", bt,
-		"modparams", mp, "map_type", o->map_type ? json_string(o->map_type) : json_null(),
-		"kernels", ks, "prealloc", o->prealloc, "timeout_s", o->timeout_s,
+		/* map_type, prealloc: axes now (the plan's cells); kept as they were without them. */
+		"modparams", mp, "map_type", json_null(),
+		"kernels", ks, "prealloc", -1, "timeout_s", o->timeout_s,
 		"job_script", o->job_script ? json_string(o->job_script) : json_null());
 }
 

@@ -63,7 +63,8 @@ static void test_good(void **s)
 	assert_int_equal(o.accel, ACCEL_TCG);
 	assert_int_equal(o.bpftrace.n, 0);
 	assert_string_equal(o.modparams.v[0], "max_entries=4096");
-	assert_int_equal(o.prealloc, 0);
+	assert_int_equal(o.preallocs.n, 1);
+	assert_string_equal(o.preallocs.v[0], "0");
 	assert_int_equal(o.repeat, 3);
 	assert_true(o.dry_run);
 	assert_int_equal(o.kernels.n, 1);
@@ -81,7 +82,7 @@ static void test_defaults(void **s)
 	assert_int_equal(o.accel, ACCEL_AUTO);
 	assert_int_equal(o.bpftrace.n, 1);
 	assert_string_equal(o.bpftrace.v[0], "__pcpu_freelist_pop");
-	assert_int_equal(o.prealloc, -1);
+	assert_string_equal(o.preallocs.v[0], "1");	/* the module's default */
 	assert_int_equal(o.repeat, 1);
 	assert_int_equal(o.test_actions.n, 0);
 	assert_int_equal(o.noises.n, 1);

@@ -405,10 +405,71 @@ static void test_faults(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * The map axes: cells of prealloc 1 (default, no -p) and 0 (-p0), two repeats
+ * each, in one run. They sort default first, the report draws a line each,
+ * and compare pairs them by their module parameter only with their like.
+ */
+static void test_map_axes(void **state)
+{
+	char dir[] = "/tmp/ht-cmp-map-XXXXXX", p[4200], cmd[128], *cj;
+	char *mod = load_fixture("compare/kernels_run/v16-full_update-before-000-again-none-r0",
+				 "module.json");
+	struct rep_run run;
+	struct cmp_result res;
+	struct cmp_opts o;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int pa = 1; pa >= 0; pa--)
+		for (int r = 0; r < 2; r++) {
+			snprintf(p, sizeof(p), "%s/v16-full_update-distro-none-r%d%s", dir, r,
+				 pa ? "" : "-p0");
+			assert_int_equal(mkdir_p(p), 0);
+			assert_true(asprintf(&cj, "{\"cell\": \"v16-full_update-distro-none-r%d%s\", "
+					     "\"vcpus\": 16, \"workload\": \"full_update\", "
+					     "\"kernel\": \"distro\", \"noise\": \"none\", \"fault\": \"none\", "
+					     "\"map_type\": \"hash\", \"prealloc\": %d, \"max_entries\": 4096, "
+					     "\"repeat\": %d, \"accel\": \"tcg\", \"modparams\": "
+					     "[\"workload=full_update\", \"duration_ms=3000\"%s], "
+					     "\"verdict\": \"PASS\", \"signature\": \"\"}",
+					     r, pa ? "" : "-p0", pa, r, pa ? "" : ", \"prealloc=0\"") > 0);
+			strcat(p, "/cell.json");
+			assert_int_equal(write_file_atomic(p, cj, strlen(cj)), 0);
+			free(cj);
+			snprintf(p, sizeof(p), "%s/v16-full_update-distro-none-r%d%s/module.json", dir, r,
+				 pa ? "" : "-p0");
+			assert_int_equal(write_file_atomic(p, mod, strlen(mod)), 0);
+		}
+	free(mod);
+	assert_int_equal(rep_run_load(&run, dir), 0);
+	assert_int_equal(run.n, 4);
+	assert_string_equal(run.cells[0].prealloc, "1");
+	assert_string_equal(run.cells[3].prealloc, "0");
+	assert_string_equal(run.cells[0].series, "distro/prealloc=1");
+	assert_string_equal(run.cells[3].series, "distro/prealloc=0");
+	assert_string_equal(run.cells[3].max_entries, "4096");
+	opts_default(&o);
+	assert_int_equal(cmp_build(&res, &run, &run, NULL, &o), 0);
+	assert_int_equal(res.ng, 2);
+	for (size_t i = 0; i < res.ng; i++) {
+		assert_int_equal(res.g[i].ca.pass, 2);
+		assert_int_equal(res.g[i].cb.pass, 2);
+	}
+	/* The default map keys as before the axes (""), prealloc 0 by its parameter. */
+	assert_string_equal(res.g[0].params, "");
+	assert_string_equal(res.g[1].params, "prealloc=0");
+	cmp_result_free(&res);
+	rep_run_free(&run);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_faults),
+		cmocka_unit_test(test_map_axes),
 		cmocka_unit_test(test_clear_change),
 		cmocka_unit_test(test_no_change),
 		cmocka_unit_test(test_too_few_repeats),

@@ -7,17 +7,18 @@
 static void shape(struct map_shape *m, const char *map_type, int prealloc, char **modparams)
 {
 	struct run_opts o;
+	const char *ax[AX_NR] = { 0 };
 
 	run_opts_init(&o);
-	o.map_type = map_type;
-	o.prealloc = prealloc;
+	ax[AX_MAP_TYPE] = map_type;
+	ax[AX_PREALLOC] = prealloc < 0 ? NULL : prealloc ? "1" : "0";
 	for (char **p = modparams; p && *p; p++)
 		strv_push(&o.modparams, *p);
-	map_shape_of_cell(&o, NULL, m);
+	map_shape_of_cell(&o, ax, m);
 	run_opts_free(&o);
 }
 
-/* The module's defaults, then --map-type / --prealloc, then --modparam: the insmod order. */
+/* The module's defaults, then the cell's map type / prealloc, then --modparam: the insmod order. */
 static void test_shape_from_opts(void **s)
 {
 	struct map_shape m;
@@ -91,10 +92,38 @@ static void test_host_limit_and_check(void **s)
 	assert_int_equal(guest_mem_check(&m, 2, -1, err, sizeof(err)), 0);
 }
 
+/* Guest RAM follows the cell's own map axes: each cell of one run its own footprint. */
+static void test_cell_axes(void **s)
+{
+	struct run_opts o;
+	struct map_shape m;
+	const char *ax[AX_NR] = { 0 };
+
+	(void)s;
+	run_opts_init(&o);
+	ax[AX_MAX_ENTRIES] = "100000";
+	ax[AX_MAP_TYPE] = "percpu_hash";
+	ax[AX_PREALLOC] = "0";
+	map_shape_of_cell(&o, ax, &m);
+	assert_int_equal(m.max_entries, 100000);
+	assert_string_equal(m.map_type, "percpu_hash");
+	assert_int_equal(m.prealloc, 0);
+	/* 100000 x (64 + 16 x 4 CPUs) */
+	assert_int_equal(map_footprint_bytes(&m, 4), 100000LL * (64 + 16 * 4));
+	ax[AX_MAX_ENTRIES] = "4096";	/* the default: as if not given */
+	ax[AX_MAP_TYPE] = NULL;
+	ax[AX_PREALLOC] = NULL;
+	map_shape_of_cell(&o, ax, &m);
+	assert_int_equal(m.max_entries, 4096);
+	assert_int_equal(m.prealloc, 1);
+	run_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape_from_opts),
+		cmocka_unit_test(test_cell_axes),
 		cmocka_unit_test(test_footprint),
 		cmocka_unit_test(test_host_limit_and_check),
 	};

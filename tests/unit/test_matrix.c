@@ -373,12 +373,74 @@ static void test_cell_id_parse(void **s)
 	assert_int_equal(cell_id_parse("plots", ax, &repeat), -1);
 }
 
+/*
+ * The map axes: after noise, before the fault; a cell at every default keeps
+ * its old id and manifest entry, others get -m/-p/-e (in that order, before
+ * -f) and their values in the manifest (numbers as numbers); ids read back.
+ */
+static void test_plan_map_axes(void **s)
+{
+	struct run_opts o;
+	struct plan p;
+	json_t *m, *c;
+	char *ax[AX_NR];
+	int repeat;
+
+	(void)s;
+	opts(&o, "2", "full_update", "distro", "none", 1);
+	strv_split(&o.map_types, "hash,percpu_hash", ',');
+	strv_split(&o.preallocs, "1,0", ',');
+	strv_split(&o.max_entries_list, "4096,1000", ',');
+	strv_push(&o.faults, "none");
+	strv_push(&o.faults, "exhaust");
+	assert_int_equal(plan_build(&o, &p), 0);
+	assert_int_equal(p.n, 16);
+	assert_string_equal(p.cells[0].id, "v2-full_update-distro-none-r0");
+	assert_string_equal(p.cells[0].map_type, "hash");
+	assert_string_equal(p.cells[0].prealloc, "1");
+	assert_string_equal(p.cells[0].max_entries, "4096");
+	assert_string_equal(p.cells[1].id, "v2-full_update-distro-none-r0-e1000");
+	assert_string_equal(p.cells[2].id, "v2-full_update-distro-none-r0-p0");
+	assert_string_equal(p.cells[4].id, "v2-full_update-distro-none-r0-mpercpu_hash");
+	assert_string_equal(p.cells[7].id, "v2-full_update-distro-none-r0-mpercpu_hash-p0-e1000");
+	assert_string_equal(p.cells[15].id,
+			    "v2-full_update-distro-none-r0-mpercpu_hash-p0-e1000-fexhaust");
+	m = manifest_build(&p, json_object(), 0, 0);
+	c = json_array_get(json_object_get(m, "cells"), 0);
+	assert_null(json_object_get(c, "map_type"));
+	assert_null(json_object_get(c, "prealloc"));
+	assert_null(json_object_get(c, "max_entries"));
+	c = json_array_get(json_object_get(m, "cells"), 7);
+	assert_string_equal(json_string_value(json_object_get(c, "map_type")), "percpu_hash");
+	assert_int_equal(json_integer_value(json_object_get(c, "prealloc")), 0);
+	assert_int_equal(json_integer_value(json_object_get(c, "max_entries")), 1000);
+	json_decref(m);
+	/* Read back: the id names every map axis away from its default. */
+	assert_int_equal(cell_id_parse(p.cells[15].id, ax, &repeat), 0);
+	assert_string_equal(ax[AX_MAP_TYPE], "percpu_hash");
+	assert_string_equal(ax[AX_PREALLOC], "0");
+	assert_string_equal(ax[AX_MAX_ENTRIES], "1000");
+	assert_string_equal(ax[AX_FAULT], "exhaust");
+	assert_string_equal(ax[AX_NOISE], "none");
+	{
+		char id[192];
+
+		cell_id_format(id, sizeof(id), (const char *const *)ax, repeat);
+		assert_string_equal(id, p.cells[15].id);
+	}
+	for (int a = 0; a < AX_NR; a++)
+		free(ax[a]);
+	plan_free(&p);
+	run_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_plan_faults),
 		cmocka_unit_test(test_cell_id_parse),
+		cmocka_unit_test(test_plan_map_axes),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_sched_fits),
 		cmocka_unit_test(test_manifest_resume),
