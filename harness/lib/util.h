@@ -22,6 +22,10 @@ char *read_file(const char *path, size_t *len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 bool file_exists(const char *path);
+/* rm -rf without a shell (nftw, depth first, symlinks not followed); 0 when gone. */
+int remove_tree(const char *path);
+/* 1 empty, 0 not, -1 unreadable (errno set). */
+int dir_is_empty(const char *path);
 /* Shell-quote one word for display ('…' with '\'' for quotes). */
 char *shell_quote(const char *s);
 /* QEMU option values double a comma to escape it. */

@@ -5,33 +5,16 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/spawn.h"
 #include "lib/util.h"
 
 static int run_gnuplot(const char *dir, char *const argv[], const char *log)
 {
-	int status;
-	pid_t pid = fork();
+	struct spawn_opts o = { .dir = dir, .log = log ? log : "/dev/null", .null_stdin = true };
 
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open(log ? log : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int null = open("/dev/null", O_RDWR);
-
-		if ((dir && chdir(dir)) || fd < 0 || null < 0)
-			_exit(126);
-		dup2(null, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp("gnuplot", argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return spawn_run(argv, &o, NULL);
 }
 
 const char *plot_terminal(void)

@@ -6,44 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "report/report_env.h"
+#include "lib/spawn.h"
 #include "lib/util.h"
 
 char *rep_sha256_file(const char *path)
 {
-	int fds[2], status;
-	char buf[128] = "";
-	ssize_t n, got = 0;
-	pid_t pid;
+	char *out = NULL, *sum = NULL;
 
-	if (access(path, R_OK) || pipe(fds))
+	if (access(path, R_OK))
 		return NULL;
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return NULL;
-	}
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execlp("sha256sum", "sha256sum", "--", path, (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while (got < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fds[0], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) || got < 64)
-		return NULL;
-	return strndup(buf, 64);
+	if (!spawn_run((char *[]){ "sha256sum", "--", (char *)path, NULL }, NULL, &out) &&
+	    out && strlen(out) >= 64)
+		sum = strndup(out, 64);
+	free(out);
+	return sum;
 }
 
 /* The image QEMU booted: the word after -kernel in qemu.argv. */

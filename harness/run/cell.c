@@ -193,17 +193,8 @@ static void clear_stale(const char *dir)
 		unlink(p);
 	}
 	snprintf(p, sizeof(p), "%s/bpftrace", dir);
-	if (file_exists(p)) {
-		char cmd[PATH_MAX + 32];
-		char *q = shell_quote(p);
-
-		if (q) {
-			snprintf(cmd, sizeof(cmd), "rm -rf -- %s", q);
-			if (system(cmd))
-				fprintf(stderr, "warning: could not clear %s\n", p);
-			free(q);
-		}
-	}
+	if (remove_tree(p))
+		fprintf(stderr, "warning: could not clear %s: %s\n", p, strerror(errno));
 }
 
 /*

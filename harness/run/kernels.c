@@ -9,41 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 
+#include "lib/spawn.h"
 #include "run/kernels.h"
 #include "run/paths.h"
-
-/* Whole stdout of a shell command (stderr passes through); NULL on failure, *rc set. */
-static char *capture(const char *cmd, int *rc)
-{
-	FILE *p = popen(cmd, "r");
-	size_t len = 0, cap = 4096;
-	char *out = malloc(cap);
-	int st;
-
-	*rc = -1;
-	if (!p || !out) {
-		if (p)
-			pclose(p);
-		free(out);
-		return NULL;
-	}
-	for (size_t n; (n = fread(out + len, 1, cap - len - 1, p)) > 0;) {
-		len += n;
-		if (cap - len < 2) {
-			char *o = realloc(out, cap *= 2);
-
-			if (!o)
-				break;
-			out = o;
-		}
-	}
-	out[len] = '\0';
-	st = pclose(p);
-	*rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	return out;
-}
 
 static int kv(const char *line, const char *key, char *out, size_t n)
 {
@@ -80,15 +49,12 @@ static void build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
 
 static int check_variant(const struct run_ctx *c, const char *label)
 {
-	char script[PATH_MAX], cmd[PATH_MAX + 32], *q, *list;
+	char script[PATH_MAX], *list = NULL, *argv[] = { script, "--list", NULL };
 	int rc;
 	bool found = false;
 
 	build_kernel_cmd(c, script, sizeof(script));
-	q = shell_quote(script);
-	snprintf(cmd, sizeof(cmd), "%s --list", q ? q : script);
-	free(q);
-	list = capture(cmd, &rc);
+	rc = spawn_run(argv, NULL, &list);
 	if (!list || rc) {
 		fprintf(stderr, "error: --kernel '%s': %s --list failed\n", label, script);
 		free(list);
@@ -97,7 +63,9 @@ static int check_variant(const struct run_ctx *c, const char *label)
 	for (char *s = strtok(list, "\n"); s; s = strtok(NULL, "\n"))
 		found |= !strcmp(s, label);
 	if (!found) {
-		char *l2 = capture(cmd, &rc);
+		char *l2 = NULL;
+
+		spawn_run(argv, NULL, &l2);
 
 		fprintf(stderr, "error: --kernel '%s': unknown; valid: distro", label);
 		for (char *s = l2 ? strtok(l2, "\n") : NULL; s; s = strtok(NULL, "\n"))
@@ -112,17 +80,15 @@ static int check_variant(const struct run_ctx *c, const char *label)
 /* build-kernel.sh VARIANT (cached when built); its last stdout line describes the build. */
 static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 {
-	char script[PATH_MAX], cmd[2 * PATH_MAX], *q, *out, *last;
+	char script[PATH_MAX], *out = NULL, *last, *argv[] = { script, k->label, NULL };
 	int rc;
 
 	build_kernel_cmd(c, script, sizeof(script));
-	q = shell_quote(script);
-	snprintf(cmd, sizeof(cmd), "%s %s", q ? q : script, k->label);
-	free(q);
-	fprintf(stderr, "kernel %s: %s\n", k->label, cmd);
-	out = capture(cmd, &rc);
+	fprintf(stderr, "kernel %s: %s %s\n", k->label, script, k->label);
+	rc = spawn_run(argv, NULL, &out);
 	if (!out || rc) {
-		fprintf(stderr, "error: --kernel '%s': %s failed (exit %d)\n", k->label, cmd, rc);
+		fprintf(stderr, "error: --kernel '%s': %s %s failed (exit %d)\n", k->label, script,
+			k->label, rc);
 		free(out);
 		return -1;
 	}
@@ -175,7 +141,8 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	free(qd);
 	free(qs);
 	free(qk);
-	rc = system(cmd);
+	/* A shell script, given as one: cache check, copy, build, then rename into place. */
+	rc = spawn_run((char *[]){ "/bin/sh", "-c", cmd, NULL }, NULL, NULL);
 	if (rc) {
 		fprintf(stderr, "error: --kernel '%s': building the module against %s failed (log: %s.tmp/build.log)\n",
 			k->label, k->kdir, dir);

@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rundir/manifest.h"
 #include "run/merge.h"
 #include "rundir/summary.h"
+#include "lib/spawn.h"
 #include "lib/util.h"
 
 static void merge_usage(FILE *f)
@@ -67,37 +67,22 @@ static int same_plan(json_t *a, const char *da, json_t *b, const char *db)
 
 static int copy_dir(const char *src, const char *dst)
 {
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execlp("cp", "cp", "-a", "--", src, dst, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-		return -1;
-	return 0;
+	return spawn_run((char *[]){ "cp", "-a", "--", (char *)src, (char *)dst, NULL }, NULL,
+			 NULL) ? -1 : 0;
 }
 
 static int check_out(const char *out)
 {
 	struct stat st;
-	char cmd[8192];
 
 	if (stat(out, &st) == 0) {
-		FILE *p;
-		int c;
+		int e = dir_is_empty(out);
 
-		snprintf(cmd, sizeof(cmd), "ls -A -- '%s'", out);
-		if (strchr(out, '\'') || !(p = popen(cmd, "r"))) {
+		if (e < 0) {
 			fprintf(stderr, "error: OUT %s: cannot list it\n", out);
 			return -1;
 		}
-		c = fgetc(p);
-		pclose(p);
-		if (c != EOF) {
+		if (!e) {
 			fprintf(stderr, "error: OUT %s exists and is not empty\n", out);
 			return -1;
 		}

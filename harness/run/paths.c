@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "run/paths.h"
+#include "lib/spawn.h"
 #include "lib/util.h"
 
 int repo_root(char *out, size_t n)
@@ -120,8 +120,6 @@ int module_vermagic(const char *ko, char *out, size_t n)
 int ensure_initramfs(const char *root, const char *release, const char *path)
 {
 	char script[PATH_MAX], dir[PATH_MAX];
-	pid_t pid;
-	int st;
 
 	if (file_exists(path))
 		return 0;
@@ -130,15 +128,7 @@ int ensure_initramfs(const char *root, const char *release, const char *path)
 		return -1;
 	snprintf(script, sizeof(script), "%s/vm-images/mkinitramfs.sh", root);
 	fprintf(stderr, "building %s\n", path);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execl(script, script, release, path, (char *)NULL);
-		fprintf(stderr, "error: cannot run %s: %s\n", script, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+	if (spawn_run((char *[]){ script, (char *)release, (char *)path, NULL }, NULL, NULL))
 		return -1;
 	return file_exists(path) ? 0 : -1;
 }
