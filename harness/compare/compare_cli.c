@@ -34,7 +34,7 @@ static int parse_alpha(const char *s, double *out)
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !(v > 0 && v < 1)) {
-		fprintf(stderr, "compare: --alpha '%s': must be a number between 0 and 1\n", s);
+		fprintf(stderr, "error: --alpha '%s': must be a number between 0 and 1\n", s);
 		return -1;
 	}
 	*out = v;
@@ -68,25 +68,25 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 		case 'f': o->base_fault = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
-			fprintf(stderr, "compare: unknown option or missing value: %s "
+			fprintf(stderr, "error: unknown option or missing value: %s "
 				"(see 'htab-torture compare --help')\n", argv[optind - 1]);
 			return 2;
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2) {
-		fprintf(stderr, "compare: need one run directory (across its kernels) or two, "
+		fprintf(stderr, "error: need one run directory (across its kernels) or two, "
 			"got %d (see 'htab-torture compare --help')\n", argc - optind);
 		return 2;
 	}
 	o->run_a = argv[optind];
 	o->run_b = argc - optind == 2 ? argv[optind + 1] : NULL;
 	if (o->run_b && (o->base || o->base_fault)) {
-		fprintf(stderr, "compare: --base%s '%s' applies to one run only\n",
+		fprintf(stderr, "error: --base%s '%s' applies to one run only\n",
 			o->base ? "" : "-fault", o->base ? o->base : o->base_fault);
 		return 2;
 	}
 	if (o->base && o->base_fault) {
-		fprintf(stderr, "compare: --base and --base-fault: give one (kernels or faults)\n");
+		fprintf(stderr, "error: --base and --base-fault: give one (kernels or faults)\n");
 		return 2;
 	}
 	return 0;
@@ -97,14 +97,14 @@ static int load_run(struct rep_run *r, const char *dir)
 	struct stat st;
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "compare: run directory '%s': %s\n", dir,
+		fprintf(stderr, "error: run directory '%s': %s\n", dir,
 			errno ? strerror(errno) : "not a directory");
 		return -1;
 	}
 	if (rep_run_load(r, dir))
 		return -1;
 	if (!r->n) {
-		fprintf(stderr, "compare: '%s' holds no cells: not a run directory\n", dir);
+		fprintf(stderr, "error: '%s' holds no cells: not a run directory\n", dir);
 		rep_run_free(r);
 		return -1;
 	}
@@ -119,7 +119,7 @@ static const char *pick_base(const struct rep_run *r, const char *want)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 			 i ? ", " : "", r->kernels[i]);
 	if (r->nkernels < 2) {
-		fprintf(stderr, "compare: '%s' has one kernel (%s): nothing to compare within it; "
+		fprintf(stderr, "error: '%s' has one kernel (%s): nothing to compare within it; "
 			"give a second run\n", r->dir, list);
 		return NULL;
 	}
@@ -128,7 +128,7 @@ static const char *pick_base(const struct rep_run *r, const char *want)
 	for (size_t i = 0; i < r->nkernels; i++)
 		if (!strcmp(r->kernels[i], want))
 			return r->kernels[i];
-	fprintf(stderr, "compare: --base '%s': not a kernel of %s (kernels: %s)\n", want,
+	fprintf(stderr, "error: --base '%s': not a kernel of %s (kernels: %s)\n", want,
 		r->dir, list);
 	return NULL;
 }
@@ -149,10 +149,10 @@ static int check_base_fault(const struct rep_run *r, const char *want)
 		found |= !strcmp(faults.v[i], want);
 	}
 	if (!found)
-		fprintf(stderr, "compare: --base-fault '%s': not a fault of %s (faults: %s)\n", want,
+		fprintf(stderr, "error: --base-fault '%s': not a fault of %s (faults: %s)\n", want,
 			r->dir, list);
 	else if (faults.n < 2)
-		fprintf(stderr, "compare: '%s' has one fault (%s): nothing to compare within it\n",
+		fprintf(stderr, "error: '%s' has one fault (%s): nothing to compare within it\n",
 			r->dir, list);
 	else
 		err = 0;
@@ -167,7 +167,7 @@ static int write_json(const struct cmp_result *res, const char *path)
 	int err;
 
 	if (!j) {
-		fprintf(stderr, "compare: cannot build the JSON\n");
+		fprintf(stderr, "error: cannot build the JSON\n");
 		return -1;
 	}
 	if (!strcmp(path, "-"))
@@ -177,7 +177,7 @@ static int write_json(const struct cmp_result *res, const char *path)
 		err = json_dump_file(j, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER |
 				     JSON_REAL_PRECISION(10));
 	if (err)
-		fprintf(stderr, "compare: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
 	json_decref(j);
 	return err ? -1 : 0;
 }
@@ -201,7 +201,7 @@ int cmd_compare(int argc, char **argv)
 		goto cleanup;
 	ret = 1;
 	if (cmp_build(&res, &a, o.run_b ? &b : NULL, base, &o)) {
-		fprintf(stderr, "compare: out of memory\n");
+		fprintf(stderr, "error: out of memory\n");
 		goto cleanup;
 	}
 	json = o.json;
@@ -214,7 +214,7 @@ int cmd_compare(int argc, char **argv)
 	if (json && write_json(&res, json))
 		goto cleanup;
 	if (!res.ng) {
-		fprintf(stderr, "compare: no cell group of A matches one of B\n");
+		fprintf(stderr, "error: no cell group of A matches one of B\n");
 		goto cleanup;
 	}
 	ret = 0;

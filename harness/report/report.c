@@ -50,7 +50,7 @@ int report_run_dir(const char *dir, bool quiet)
 		printf("report: %zu cells, %zu/%zu plots -> %s/report.html\n", r.n, ok, p.n, dir);
 		for (size_t i = 0; i < p.n; i++)
 			if (!p.v[i].ok && strncmp(p.v[i].why, "no data", 7))
-				fprintf(stderr, "report: plot %s: %s\n", p.v[i].name, p.v[i].why);
+				fprintf(stderr, "error: plot %s: %s\n", p.v[i].name, p.v[i].why);
 	}
 	ret = 0;
 cleanup:
@@ -69,7 +69,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (argc != 2 || argv[1][0] == '-') {
 		if (argc > 1 && argv[1][0] == '-')
-			fprintf(stderr, "report: unknown option %s\n", argv[1]);
+			fprintf(stderr, "error: unknown option %s\n", argv[1]);
 		usage(stderr);
 		return 2;
 	}

@@ -168,6 +168,6 @@ int rep_write_json(const struct rep_run *r, json_t *env, const char *path)
 	ret = text ? write_file_atomic(path, text, strlen(text)) : -1;
 	free(text);
 	if (ret)
-		fprintf(stderr, "report: cannot write %s\n", path);
+		fprintf(stderr, "error: cannot write %s\n", path);
 	return ret ? -1 : 0;
 }

@@ -21,7 +21,7 @@ int rep_mem_commit(FILE *f, char **buf, size_t *len, const char *path)
 	int err = ferror(f);
 
 	if (fclose(f) || err || write_file_atomic(path, *buf, *len)) {
-		fprintf(stderr, "report: cannot write %s\n", path);
+		fprintf(stderr, "error: cannot write %s\n", path);
 		free(*buf);
 		return -1;
 	}

@@ -285,7 +285,7 @@ int rep_plots_make(const struct rep_run *r, struct rep_plots *p)
 	memset(p, 0, sizeof(*p));
 	snprintf(x.dir, sizeof(x.dir), "%s/plots", r->dir);
 	if (mkdir_p(x.dir)) {
-		fprintf(stderr, "report: cannot create %s\n", x.dir);
+		fprintf(stderr, "error: cannot create %s\n", x.dir);
 		return -1;
 	}
 	p->terminal = plot_terminal();
@@ -297,7 +297,7 @@ int rep_plots_make(const struct rep_run *r, struct rep_plots *p)
 	for (size_t i = 0; i < r->ngroups && !err; i++)
 		err = lat_plots(&x, &r->groups[i]);
 	if (err)
-		fprintf(stderr, "report: writing %s: out of memory or disk\n", x.dir);
+		fprintf(stderr, "error: writing %s: out of memory or disk\n", x.dir);
 	return err ? -1 : 0;
 }
 

@@ -453,23 +453,23 @@ int rep_run_load(struct rep_run *r, const char *dir)
 
 	memset(r, 0, sizeof(*r));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "report: %s: not a run directory: %s\n", dir,
+		fprintf(stderr, "error: %s: not a run directory: %s\n", dir,
 			errno ? strerror(errno) : "not a directory");
 		return -1;
 	}
 	r->dir = strdup(dir);
 	r->summary = load_json(dir, "summary.json", &why);
 	if (why) {
-		fprintf(stderr, "report: %s/%s; rebuilding it from the cells\n", dir, why);
+		fprintf(stderr, "error: %s/%s; rebuilding it from the cells\n", dir, why);
 		free(why);
 	}
 	if (load_cells(r) || add_summary_only(r)) {
-		fprintf(stderr, "report: %s: out of memory or unreadable\n", dir);
+		fprintf(stderr, "error: %s: out of memory or unreadable\n", dir);
 		return -1;
 	}
 	qsort(r->cells, r->n, sizeof(*r->cells), cell_cmp);
 	if (index_run(r) || rep_build_groups(r)) {
-		fprintf(stderr, "report: out of memory\n");
+		fprintf(stderr, "error: out of memory\n");
 		return -1;
 	}
 	return 0;
