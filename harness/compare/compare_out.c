@@ -8,19 +8,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
-
-static const char *fmt_num(char *buf, size_t n, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, n, "-");
-	else if (fabs(v) >= 1000)
-		snprintf(buf, n, "%.0f", v);
-	else if (fabs(v) >= 10)
-		snprintf(buf, n, "%.1f", v);
-	else
-		snprintf(buf, n, "%.3g", v);
-	return buf;
-}
+#include "lib/numfmt.h"
 
 static const char *fmt_sd(char *buf, size_t n, const struct rep_stat *s)
 {
@@ -67,8 +55,8 @@ static void print_row(FILE *f, const struct cmp_row *r)
 {
 	char am[32], asd[16], ch[32], bm[32], bsd[16], p[32], ci[64], metric[128];
 
-	fmt_num(am, sizeof(am), r->a.st.mean);
-	fmt_num(bm, sizeof(bm), r->b.st.mean);
+	num_text(am, sizeof(am), r->a.st.mean, NUM_ADAPTIVE);
+	num_text(bm, sizeof(bm), r->b.st.mean, NUM_ADAPTIVE);
 	fmt_sd(asd, sizeof(asd), &r->a.st);
 	fmt_sd(bsd, sizeof(bsd), &r->b.st);
 	if (isfinite(r->change_pct))
@@ -158,11 +146,6 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 			"ratios are this host's, not real hardware's.\n");
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *sample_json(const struct cmp_sample *s)
 {
 	json_t *vals = json_array();
@@ -170,24 +153,24 @@ static json_t *sample_json(const struct cmp_sample *s)
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(vals, json_real(s->v[i]));
 	return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->st.n,
-			 "mean", num(s->st.mean), "stddev", num(s->st.sd),
-			 "stddev_pct", num(s->st.n && s->st.mean != 0 ?
+			 "mean", num_json(s->st.mean), "stddev", num_json(s->st.sd),
+			 "stddev_pct", num_json(s->st.n && s->st.mean != 0 ?
 					   s->st.sd / fabs(s->st.mean) * 100 : NAN),
-			 "min", num(s->st.min), "max", num(s->st.max), "values", vals);
+			 "min", num_json(s->st.min), "max", num_json(s->st.max), "values", vals);
 }
 
 static json_t *row_json(const struct cmp_row *r)
 {
 	json_t *o = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "name", r->name, "unit", r->unit,
 			      "a", sample_json(&r->a), "b", sample_json(&r->b),
-			      "change_pct", num(r->change_pct), "ratio", num(r->ratio));
+			      "change_pct", num_json(r->change_pct), "ratio", num_json(r->ratio));
 
 	if (r->tested) {
 		json_object_set_new(o, "test", json_pack("{s:{s:o, s:o, s:o}, s:[o, o], s:b}",
 			"welch", "t", r->w.t == INFINITY ? json_string("inf") :
-				      r->w.t == -INFINITY ? json_string("-inf") : num(r->w.t),
-			"df", num(r->w.df), "p", num(r->w.p),
-			"ratio_ci", num(r->ci_lo), num(r->ci_hi), "significant", r->significant));
+				      r->w.t == -INFINITY ? json_string("-inf") : num_json(r->w.t),
+			"df", num_json(r->w.df), "p", num_json(r->w.p),
+			"ratio_ci", num_json(r->ci_lo), num_json(r->ci_hi), "significant", r->significant));
 	} else {
 		json_object_set_new(o, "test", json_null());
 	}

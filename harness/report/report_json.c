@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report_out.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 /* The harness's own keys: never overwritten. */
@@ -18,24 +19,19 @@ static void set_base(json_t *o, const char *key, json_t *v)
 	json_decref(v);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *stats_of(const struct hist *h)
 {
 	struct hist_stats s;
 
 	hist_summarize(h, &s);
-	return json_pack("{sI so so so so}", "count", (json_int_t)s.count, "p50", num(s.p50),
-			 "p90", num(s.p90), "p99", num(s.p99), "max", num(s.max));
+	return json_pack("{sI so so so so}", "count", (json_int_t)s.count, "p50", num_json(s.p50),
+			 "p90", num_json(s.p90), "p99", num_json(s.p99), "max", num_json(s.max));
 }
 
 static json_t *stat_json(const struct rep_stat *s)
 {
-	return json_pack("{sI so so so so}", "n", (json_int_t)s->n, "mean", num(s->mean),
-			 "stddev", num(s->sd), "min", num(s->min), "max", num(s->max));
+	return json_pack("{sI so so so so}", "n", (json_int_t)s->n, "mean", num_json(s->mean),
+			 "stddev", num_json(s->sd), "min", num_json(s->min), "max", num_json(s->max));
 }
 
 static void pop_keys(json_t *o, const struct rep_cell *c)
@@ -114,7 +110,7 @@ static json_t *cell_json(const struct rep_cell *c)
 	json_object_set_new(o, "fault", json_string(c->fault));
 	json_object_set_new(o, "signature", c->signature ? json_string(c->signature) : json_null());
 	json_object_set_new(o, "notes", notes ? json_string(notes) : json_null());
-	json_object_set_new(o, "ev_per_sec_per_cpu", num(c->evs_per_cpu));
+	json_object_set_new(o, "ev_per_sec_per_cpu", num_json(c->evs_per_cpu));
 	for (size_t i = 0; i < c->ncpus; i++)
 		json_array_append_new(pc, json_pack("{si sI sf}", "cpu", c->cpus[i].cpu, "ops",
 						    (json_int_t)c->cpus[i].ops, "ops_per_sec",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
 #include "report/report_env.h"
 #include "report/report_hist_text.h"
 #include "report/report_out.h"
@@ -17,15 +18,6 @@ static const char *pm(char *buf, size_t n, const struct rep_stat *s)
 		snprintf(buf, n, "-");
 	else
 		snprintf(buf, n, "%.0f ± %.0f", s->mean, s->sd);
-	return buf;
-}
-
-static const char *fnum(char *buf, size_t n, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, n, "%.0f", v);
-	else
-		snprintf(buf, n, "-");
 	return buf;
 }
 
@@ -124,10 +116,10 @@ static void verdict_text(FILE *f, const struct rep_run *r)
 
 		fprintf(f, "%-*s %-*s%s%-10s %12s %14s %9s %9s  %s\n", iw, c->id, fw,
 			fw ? c->fault : "", fw ? " " : "", c->verdict,
-			fnum(a, sizeof(a), c->has_module ? c->ops_per_sec : NAN),
-			fnum(b, sizeof(b), c->has_module ? c->evs_per_cpu : NAN),
-			fnum(c2, sizeof(c2), pop ? hist_percentile(&pop->h, 50) : NAN),
-			fnum(d, sizeof(d), pop ? hist_percentile(&pop->h, 99) : NAN),
+			num_text(a, sizeof(a), c->has_module ? c->ops_per_sec : NAN, 0),
+			num_text(b, sizeof(b), c->has_module ? c->evs_per_cpu : NAN, 0),
+			num_text(c2, sizeof(c2), pop ? hist_percentile(&pop->h, 50) : NAN, 0),
+			num_text(d, sizeof(d), pop ? hist_percentile(&pop->h, 99) : NAN, 0),
 			notes ? notes : "");
 		free(notes);
 	}

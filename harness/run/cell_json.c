@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/numfmt.h"
 #include "parse/bpftrace_ndjson.h"
 #include "run/cell_json.h"
 #include "parse/console_scan.h"
@@ -55,9 +56,10 @@ static char *cell_file(const struct cell *cell, const char *name)
 	return read_file(p, NULL);
 }
 
+/* Seconds to the millisecond. */
 static json_t *num_or_null(double v)
 {
-	return isnan(v) ? json_null() : json_real(round(v * 1000) / 1000);
+	return num_json(round(v * 1000) / 1000);
 }
 
 json_t *hist_stats_json(const struct hist *h)

@@ -10,6 +10,7 @@
 
 #include "rundir/axes.h"
 #include "rundir/summary.h"
+#include "lib/numfmt.h"
 #include "lib/util.h"
 
 int summary_write(const char *out_dir, json_t *cells)
@@ -73,14 +74,6 @@ static const char *str(json_t *o, const char *k)
 	return s ? s : "?";
 }
 
-static void fmt_num(char *buf, size_t n, double v, int prec)
-{
-	if (isnan(v))
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%.*f", prec, v);
-}
-
 #define ROW_B "%14s %14s %10s %10s  %s\n"
 
 /*
@@ -141,10 +134,10 @@ static void print_cell(FILE *f, json_t *c, const int w[AX_NR])
 	char ops[32], per[32], p50[32], p99[32], verdict[300];
 	const char *sig = str(c, "signature");
 
-	fmt_num(ops, sizeof(ops), num(c, "ops_per_sec"), 0);
-	fmt_num(per, sizeof(per), num(c, "ops_per_sec_per_cpu"), 0);
-	fmt_num(p50, sizeof(p50), num(pop, "p50"), 0);
-	fmt_num(p99, sizeof(p99), num(pop, "p99"), 0);
+	num_text(ops, sizeof(ops), num(c, "ops_per_sec"), 0);
+	num_text(per, sizeof(per), num(c, "ops_per_sec_per_cpu"), 0);
+	num_text(p50, sizeof(p50), num(pop, "p50"), 0);
+	num_text(p99, sizeof(p99), num(pop, "p99"), 0);
 	snprintf(verdict, sizeof(verdict), "%s%s%s", str(c, "verdict"),
 		 *sig && strcmp(sig, "?") ? ": " : "", strcmp(sig, "?") ? sig : "");
 	print_axes(f, c, w, NULL, str(c, "accel"));
