@@ -8,6 +8,18 @@
 #include <sys/stat.h>
 
 #include "compare/compare.h"
+#include "lib/opts.h"
+
+static const struct opt_spec compare_opts[] = {
+	{ "json", 'j', "FILE", "options",
+	  "write the comparison as JSON ('-': stdout, no table);\n"
+	  "default: RUN/compare.json for one run, none for two" },
+	{ "alpha", 'a', "A", "options", "significance level, 0 < A < 1 (default 0.05)" },
+	{ "base", 'b', "KERNEL", "options", "one run: the base kernel (default: its first)" },
+	{ "base-fault", 'f', "FAULT", "options", "one run: every other fault against this one" },
+	{ "help", 'h', NULL, "options", "this text" },
+};
+#define NCOMPARE_OPTS (sizeof(compare_opts) / sizeof(compare_opts[0]))
 
 static void usage(FILE *f)
 {
@@ -18,11 +30,9 @@ static void usage(FILE *f)
 	      "  against the base kernel (default: the first of the run's --kernel list), or\n"
 	      "  with --base-fault every other fault against that one (e.g. none), per kernel.\n"
 	      "  Per metric: mean ±%stddev over PASS repeats, %change, Welch's t-test p\n"
-	      "  (* when p < alpha) and a (1-alpha) bootstrap CI of mean(B)/mean(A).\n"
-	      "  --json FILE  write the comparison as JSON ('-': stdout, no table);\n"
-	      "               default: RUN/compare.json for one run, none for two\n"
-	      "  --alpha A    significance level, 0 < A < 1 (default 0.05)\n"
-	      "exit status: 0 compared, 1 nothing matched or JSON not written, 2 usage or bad run dir\n",
+	      "  (* when p < alpha) and a (1-alpha) bootstrap CI of mean(B)/mean(A).\n\n", f);
+	opts_help(f, compare_opts, NCOMPARE_OPTS);
+	fputs("\nexit status: 0 compared, 1 nothing matched or JSON not written, 2 usage or bad run dir\n",
 	      f);
 }
 
@@ -44,16 +54,10 @@ static int parse_alpha(const char *s, double *out)
 /* 0 ok, 1 help printed, 2 usage error. */
 static int parse_args(struct cmp_opts *o, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "base-fault", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[NCOMPARE_OPTS + 1];
 	int c;
 
+	opts_long(longopts, compare_opts, NCOMPARE_OPTS);
 	memset(o, 0, sizeof(*o));
 	o->alpha = 0.05;
 	o->resamples = ST_BOOT_RESAMPLES;

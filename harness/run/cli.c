@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../kmod/workloads.h"
+#include "lib/opts.h"
 #include "run/cli.h"
 #include "run/matrix.h"
 #include "rundir/cell_id.h"
@@ -40,76 +41,72 @@ enum {
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES,
 };
 
-static const struct option long_opts[] = {
-	{ "cpus", required_argument, NULL, 'c' },
-	{ "workload", required_argument, NULL, 'w' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "kernel", required_argument, NULL, 'k' },
-	{ "kernel-image", required_argument, NULL, OPT_KERNEL_IMAGE },
-	{ "kernel-release", required_argument, NULL, OPT_KERNEL_RELEASE },
-	{ "module", required_argument, NULL, OPT_MODULE },
-	{ "accel", required_argument, NULL, 'a' },
-	{ "bpftrace", required_argument, NULL, 'b' },
-	{ "modparam", required_argument, NULL, OPT_MODPARAM },
-	{ "map-type", required_argument, NULL, OPT_MAP_TYPE },
-	{ "prealloc", required_argument, NULL, OPT_PREALLOC },
-	{ "max-entries", required_argument, NULL, OPT_MAX_ENTRIES },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "crash-grace", required_argument, NULL, OPT_CRASH_GRACE },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "test-action", required_argument, NULL, OPT_TEST_ACTION },
-	{ "noise", required_argument, NULL, OPT_NOISE },
-	{ "fault", required_argument, NULL, OPT_FAULT },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
-	{ "shard", required_argument, NULL, OPT_SHARD },
-	{ "plan-only", no_argument, NULL, OPT_PLAN_ONLY },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "job-script", required_argument, NULL, OPT_JOB_SCRIPT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define AXES_GROUP "matrix (each a comma list; cells are every combination)"
+#define RUN_GROUP "the run"
+#define GUEST_GROUP "guest and module"
+#define TEST_GROUP "tests"
+
+/* The options, grouped for --help (opts.h): getopt's table and the help are made from it. */
+static const struct opt_spec run_opts_table[] = {
+	{ "cpus", 'c', "LIST", AXES_GROUP, "vCPUs: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)" },
+	{ "workload", 'w', "W[,W...]", AXES_GROUP, "default full_update; see workloads below" },
+	{ "kernel", 'k', "K[,K...]", AXES_GROUP,
+	  "distro (Debian's) or a variant of vm-images/build-kernel.sh --list\n(built on demand)" },
+	{ "noise", OPT_NOISE, "PROFILE[,...]", AXES_GROUP, "stress-ng in the guest, default none; see below" },
+	{ "map-type", OPT_MAP_TYPE, "TYPE[,...]", AXES_GROUP,
+	  "hash, percpu_hash, lru_hash, lru_percpu_hash (default hash)" },
+	{ "prealloc", OPT_PREALLOC, "0|1[,...]", AXES_GROUP, "default 1" },
+	{ "max-entries", OPT_MAX_ENTRIES, "N[,N...]", AXES_GROUP,
+	  "1..2097152, default 4096; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N> in its id" },
+	{ "fault", OPT_FAULT, "SPEC", AXES_GROUP,
+	  "repeatable, one value each (default none); the module's fault=SPEC:\n"
+	  "none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
+	  "OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
+	  "e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01" },
+	{ "repeat", 'r', "N", AXES_GROUP, "every cell N times (default 1)" },
+	{ "out", 'o', "DIR", RUN_GROUP,
+	  "required; the same command on the same DIR runs only the unfinished cells" },
+	{ "duration", 'd', "SECONDS", RUN_GROUP, "default 3 under TCG, 10 under KVM" },
+	{ "jobs", OPT_JOBS, "N", RUN_GROUP,
+	  "cells at once (default: while the host's cores and memory allow)" },
+	{ "shard", OPT_SHARD, "I/N", RUN_GROUP,
+	  "only the cells whose plan index mod N is I-1 ('htab-torture merge')" },
+	{ "plan-only", OPT_PLAN_ONLY, NULL, RUN_GROUP,
+	  "print the cell ids of the plan (after --shard), one a line" },
+	{ "dry-run", OPT_DRY_RUN, NULL, RUN_GROUP, "print the QEMU command lines only" },
+	{ "target", OPT_TARGET, "vm|host", RUN_GROUP,
+	  "host: the job on this machine (needs module loading and kprobes)" },
+	{ "timeout", 't', "SECONDS", RUN_GROUP, "a whole boot (default: derived per cell)" },
+	{ "crash-grace", OPT_CRASH_GRACE, "SECONDS", RUN_GROUP,
+	  "after the first kernel report on the console (Oops, BUG, panic,\n"
+	  "WARNING, lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait\n"
+	  "this long (default 10, 0..600) for the rest, then stop the guest:\n"
+	  "CRASH; the wait restarts while the guest's runner goes on" },
+	{ "kernel-image", OPT_KERNEL_IMAGE, "PATH", GUEST_GROUP, "boot this image (one --kernel label)" },
+	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
+	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
+	{ "accel", 'a', "auto|kvm|tcg", GUEST_GROUP, "default auto: KVM where the CPU has vmx/svm" },
+	{ "bpftrace", 'b', "NAME[,...]|none", GUEST_GROUP,
+	  "scripts of bpftrace/ (default __pcpu_freelist_pop)" },
+	{ "modparam", OPT_MODPARAM, "KEY=VAL", GUEST_GROUP,
+	  "repeatable, passed to the module (value_size=, … see modinfo);\n"
+	  "guest RAM grows with the map, one the host cannot hold is refused" },
+	{ "job-script", OPT_JOB_SCRIPT, "PATH", TEST_GROUP,
+	  "the guest runner sources PATH instead of the insmod sequence\n"
+	  "(the cell passes when it returns 0)" },
+	{ "test-action", OPT_TEST_ACTION, "A[,A...]", TEST_GROUP,
+	  "an axis: panic, hang, warn or none (makes the guest do it)" },
+	{ "help", 'h', NULL, "help", "this text" },
 };
+#define NRUN_OPTS (sizeof(run_opts_table) / sizeof(run_opts_table[0]))
 
 void run_usage(FILE *f)
 {
-	fputs("usage: htab-torture run --out DIR [--cpus LIST] [--workload W[,W...]] [--duration SECONDS]\n"
-	      "         [--kernel distro|VARIANT[,...]] [--noise PROFILE[,...]] [--fault SPEC]...\n"
-	      "         [--repeat N]\n"
-	      "         [--jobs N] [--shard I/N] [--plan-only] [--dry-run] [--target vm|host]\n"
-	      "         [--kernel-image PATH] [--kernel-release R] [--module KO]\n"
-	      "         [--accel auto|kvm|tcg] [--bpftrace NAME[,NAME...]|none]\n"
-	      "         [--map-type TYPE[,...]] [--prealloc 0|1[,...]] [--max-entries N[,N...]]\n"
-	      "         [--modparam key=val]... [--timeout SECONDS]\n"
-	      "         [--crash-grace SECONDS]\n"
-	      "         [--job-script PATH] [--test-action panic|hang|warn|none[,...]]\n"
+	fputs("usage: htab-torture run --out DIR [OPTIONS]\n"
 	      "matrix: vCPUs x workload x kernel x noise x map type x prealloc x max entries x fault\n"
-	      "  (x test action) x repeat; cells run in\n"
-	      "  parallel while the host's cores and memory allow (--jobs N overrides)\n"
-	      "--cpus: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)\n"
-	      "--workload: default full_update; --duration: default 3 s under TCG, 10 s under KVM\n"
-	      "--kernel: distro (Debian's) or a variant of vm-images/build-kernel.sh --list (built on demand)\n"
-	      "--fault SPEC: repeatable, one axis value each (default none); passed to the module as\n"
-	      "  fault=SPEC: none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
-	      "  OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
-	      "  e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01\n"
-	      "--map-type (hash, percpu_hash, lru_hash, lru_percpu_hash), --prealloc (0, 1),\n"
-	      "  --max-entries (1..2097152): the map each cell creates, default hash, 1, 4096; a cell\n"
-	      "  away from a default has -m<type>, -p<0|1>, -e<N> in its id\n"
-	      "--shard I/N: run only the cells whose plan index mod N is I-1 (merge with 'htab-torture merge')\n"
-	      "--plan-only: print the cell ids of the plan (after --shard), one a line, and exit\n"
-	      "--target host: run the job on this machine (needs module loading and kprobes)\n"
-	      "--job-script PATH: the guest runner sources PATH instead of the insmod sequence\n"
-	      "  (tests and custom sequences; the cell passes when the script returns 0)\n"
-	      "--crash-grace S: after the first kernel report on the console (Oops, BUG, panic, WARNING,\n"
-	      "  lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait S s (default 10, 0..600) for\n"
-	      "  the rest of it, then stop the guest: CRASH; the wait restarts while the guest's runner\n"
-	      "  goes on, so a guest that carries on after a WARNING ends on its own\n"
-	      "--modparam key=val: passed to the module (max_entries=, value_size=, … see modinfo);\n"
-	      "  guest RAM grows with the map they describe, and a map the host cannot hold is refused\n"
-	      "--test-action: tests only, makes the guest panic, hang or print a WARNING; an axis\n"
-	      "re-running the same command on the same --out runs only the unfinished cells\n"
-	      "workloads:" HT_WORKLOADS(WORKLOAD_SPACE_NAME) "\n"
+	      "  (x test action) x repeat\n\n", f);
+	opts_help(f, run_opts_table, NRUN_OPTS);
+	fputs("\nworkloads:" HT_WORKLOADS(WORKLOAD_SPACE_NAME) "\n"
 	      "noise profiles:\n", f);
 	noise_print_table(f);
 	fputs("exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",
@@ -570,8 +567,10 @@ static int check_required(const struct run_opts *o)
 
 int run_opts_parse(struct run_opts *o, int argc, char **argv)
 {
+	struct option long_opts[NRUN_OPTS + 1];
 	int c;
 
+	opts_long(long_opts, run_opts_table, NRUN_OPTS);
 	optind = 0;	/* full reset: tests call this more than once */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:h", long_opts, NULL)) != -1) {
