@@ -1,4 +1,4 @@
-/* One cell of a run for the report: module.json figures, histogram helpers. */
+/* One cell of a loaded run (report, compare): module.json figures, histogram helpers. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * The in-memory view of one run directory that every report output reads:
+ * The in-memory view of one run directory that report and compare read:
  * its cells (parameters, verdict, signature, the module's figures and
  * histograms, bpftrace's histograms) and the groups of repeats over which
  * means and spreads are taken. Missing files leave a cell partial, never
