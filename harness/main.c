@@ -1,7 +1,8 @@
 /*
  * htab-torture: the host side of the kit. Boots test VMs that stress the BPF
  * hash map's element allocator and records one verdict per matrix cell.
- * Subcommands: run (report, compare and merge read what run writes).
+ * Subcommands: run (report, compare and merge read what run writes); stats
+ * summarises any samples the way compare does (the bench scripts use it).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "run/merge.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "stats/stats_cli.h"
 
 static void usage(FILE *f)
 {
@@ -19,7 +21,8 @@ static void usage(FILE *f)
 	      "  report   RUN_DIR: summary.csv/.json, report.txt, report.html + plots/\n"
 	      "  merge    OUT DIR...: join the shards of one plan (run --shard I/N) into one run\n"
 	      "  compare  RUN_A RUN_B, or RUN across its kernels: %change with Welch p and ratio CI\n"
-	      "run 'htab-torture run --help' for its options\n", f);
+	      "  stats    NDJSON samples by group: mean ± sd, ratio to a base with Welch p and CI\n"
+	      "run 'htab-torture COMMAND --help' for its options\n", f);
 }
 
 int main(int argc, char **argv)
@@ -36,10 +39,12 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stats"))
+		return cmd_stats(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats\n", argv[1]);
 	return 2;
 }

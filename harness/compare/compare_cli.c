@@ -36,21 +36,6 @@ static void usage(FILE *f)
 	      f);
 }
 
-static int parse_alpha(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0 && v < 1)) {
-		fprintf(stderr, "error: --alpha '%s': must be a number between 0 and 1\n", s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* 0 ok, 1 help printed, 2 usage error. */
 static int parse_args(struct cmp_opts *o, int argc, char **argv)
 {
@@ -67,7 +52,7 @@ static int parse_args(struct cmp_opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': o->json = optarg; break;
-		case 'a': if (parse_alpha(optarg, &o->alpha)) return 2; break;
+		case 'a': if (opts_fraction("alpha", optarg, &o->alpha)) return 2; break;
 		case 'b': o->base = optarg; break;
 		case 'f': o->base_fault = optarg; break;
 		case 'h': usage(stdout); return 1;

@@ -19,17 +19,6 @@ static const char *fmt_sd(char *buf, size_t n, const struct rep_stat *s)
 	return buf;
 }
 
-static const char *fmt_p(char *buf, size_t n, double p)
-{
-	if (!isfinite(p))
-		snprintf(buf, n, "-");
-	else if (p < 0.001)
-		snprintf(buf, n, "<0.001");
-	else
-		snprintf(buf, n, "%.3f", p);
-	return buf;
-}
-
 static void excluded_text(char *buf, size_t n, const struct cmp_count *c)
 {
 	buf[0] = 0;
@@ -69,7 +58,7 @@ static void print_row(FILE *f, const struct cmp_row *r)
 			r->note, metric);
 		return;
 	}
-	fmt_p(p, sizeof(p), r->w.p);
+	num_p_text(p, sizeof(p), r->w.p);
 	if (isfinite(r->ci_lo))
 		snprintf(ci, sizeof(ci), "[%.3g, %.3g]", r->ci_lo, r->ci_hi);
 	else

@@ -19,6 +19,17 @@ const char *num_text(char *buf, size_t n, double v, int prec)
 	return buf;
 }
 
+const char *num_p_text(char *buf, size_t n, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, n, "-");
+	else if (p < 0.001)
+		snprintf(buf, n, "<0.001");
+	else
+		snprintf(buf, n, "%.3f", p);
+	return buf;
+}
+
 json_t *num_json(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();

@@ -11,6 +11,8 @@
 #define NUM_ADAPTIVE -1
 /* v with prec decimals (or NUM_ADAPTIVE) into buf; "-" without data. Returns buf. */
 const char *num_text(char *buf, size_t n, double v, int prec);
+/* A p-value: "<0.001", else 3 decimals; "-" without one. Returns buf. */
+const char *num_p_text(char *buf, size_t n, double p);
 /* A JSON real, or null without data. */
 json_t *num_json(double v);
 #endif

@@ -1,4 +1,6 @@
 /* getopt_long tables and --help from one option table (see opts.h). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/opts.h"
@@ -29,4 +31,19 @@ void opts_help(FILE *f, const struct opt_spec *s, size_t n)
 		}
 		fputc('\n', f);
 	}
+}
+
+int opts_fraction(const char *name, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0 && v < 1)) {
+		fprintf(stderr, "error: --%s '%s': must be a number between 0 and 1\n", name, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -19,6 +19,8 @@ struct opt_spec {
 
 /* getopt_long's table into out (n + 1 entries, the last the terminator). */
 void opts_long(struct option *out, const struct opt_spec *s, size_t n);
+/* A fraction 0 < v < 1 from s, or a message naming --name and s on stderr: 0 ok, -1 bad. */
+int opts_fraction(const char *name, const char *s, double *out);
 /* The options by group, in table order: "  --name ARG   help". */
 void opts_help(FILE *f, const struct opt_spec *s, size_t n);
 #endif

@@ -8,6 +8,21 @@
 #define BETACF_EPS 3e-16
 #define BETACF_TINY 1e-300
 
+void st_mean_sd(const double *v, size_t n, double *mean, double *sd)
+{
+	double sum = 0, sq = 0;
+
+	*mean = *sd = NAN;
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	*mean = sum / (double)n;
+	for (size_t i = 0; i < n; i++)
+		sq += (v[i] - *mean) * (v[i] - *mean);
+	*sd = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+}
+
 /*
  * Continued fraction for the incomplete beta function, evaluated with the
  * modified Lentz method: the algorithm of `betacf` in Numerical Recipes in C,

@@ -1,8 +1,8 @@
 /*
- * Significance tests for `compare`: Welch's unequal-variance t-test (two-sided
- * p from the Student t distribution through the regularized incomplete beta
- * function) and a percentile-bootstrap confidence interval of the ratio of
- * two means, with a fixed-seed generator so a rerun prints the same interval.
+ * Significance tests for `compare` and `stats`: mean and sd, Welch's
+ * unequal-variance t-test (two-sided p from the Student t distribution
+ * through the regularized incomplete beta function) and a percentile-bootstrap
+ * confidence interval of the ratio of two means, with a fixed-seed generator so a rerun prints the same interval.
  */
 #ifndef HT_STATS_TEST_H
 #define HT_STATS_TEST_H
@@ -14,6 +14,9 @@ struct st_welch {
 	double df;	/* Welch–Satterthwaite degrees of freedom */
 	double p;	/* two-sided; NAN when undefined (n < 2 on a side) */
 };
+
+/* Mean and sample sd (n - 1; 0 when n == 1) of v[0..n); both NAN when n == 0. */
+void st_mean_sd(const double *v, size_t n, double *mean, double *sd);
 
 /* Regularized incomplete beta I_x(a, b); NAN outside a, b > 0, 0 <= x <= 1. */
 double st_betai(double a, double b, double x);
