@@ -3,7 +3,8 @@
 # the seed-000 path as fast as the seed's own method (a BPF program running
 # bpf_loop() map updates, here bench/libbpf/full_update_driver)?
 # One guest, REPEATS interleaved rounds (bench/driver/job.sh); prints per-CPU
-# events/s of each program (mean ± sd over rounds) and ours/theirs ratios.
+# events/s of each program (mean ± sd over rounds) and ours/theirs ratios
+# with their bootstrap CI and paired per-round ratios (`htab-torture stats`).
 #   module ev/s: update calls / kthread run time, per bound kthread (ktime),
 #     each call under rcu_read_lock + migrate_disable, plus cond_resched and
 #     ktime reads between batches (and 2 ktime reads per call if time_ops=1).
@@ -36,20 +37,29 @@ rc=$?
 kernel=$(jq -r .kernel_release "$cell"/r1_mod0.json)
 echo "# bench/driver: $(date -u -r "$cell/exit_status" +%FT%TZ), host $(nproc) cores, accel $(guest_accel), $vcpus vCPUs, kernel $kernel, $(host_load "$cell")" | tee "$out/summary.txt"
 echo "# map hash prealloc max_entries $entries value 16 B, full; updates of absent keys (all E2BIG); $reps interleaved rounds of $dur s each" | tee -a "$out/summary.txt"
-jq -rs -L "$BENCH_ROOT/bench/lib" --argjson n "$reps" 'include "stats";
+# the numbers: htab-torture stats (compare's ratio of means, Welch p, bootstrap CI)
+# over rounds (the mean over CPUs of a round), and per CPU over rounds
+jq -sc 'group_by(.prog, .rep)[] | {group: .[0].prog, rep: .[0].rep, value: (map(.evs) | add / length)}' \
+	"$out/samples.ndjson" | "$HT_BIN" stats --json --base drv > "$out/stats.json" || exit 1
+jq -c '{group: "\(.prog) \(.cpu)", rep, value: .evs}' "$out/samples.ndjson" |
+	"$HT_BIN" stats --json > "$out/stats_per_cpu.json" || exit 1
+jq -r --slurpfile percpu "$out/stats_per_cpu.json" '
 	def name: {mod0: "module full_update time_ops=0", mod1: "module full_update time_ops=1",
 		drv: "full_update_driver (bpf_loop)"}[.];
-	# per round: mean over CPUs of per-CPU ev/s
-	(group_by(.prog) | map({key: .[0].prog, value: (group_by(.rep) | map(map(.evs) | mean))}) | from_entries) as $R
-	| (group_by(.prog) | map({key: .[0].prog, value: (group_by(.cpu) | map({cpu: .[0].cpu, m: (map(.evs) | mean), s: (map(.evs) | sd)}))}) | from_entries) as $C
+	def f: if . == null then "-" else . * 1000 | round / 1000 end;
+	def p: if . == null then "-" elif . < 0.001 then "< 0.001" else "= \(f)" end;
+	def ms: "\(.mean | round) ± \(.sd | round)";
+	def byname: map({key: .group, value: .}) | from_entries;
+	(.groups | byname) as $R | ($percpu[0].groups | byname) as $C
+	| ($C | keys | map(select(startswith("mod0 ")) | ltrimstr("mod0 ") | tonumber) | sort) as $cpus
 	| "program                                per-CPU ev/s (mean ± sd over rounds)",
 	  "units                                  updates/s per CPU",
-	  (["mod0", "mod1", "drv"][] | "\(name | . + " " * (38 - length)) \($R[.] | mean | r0) ± \($R[.] | sd | r0)"),
+	  (["mod0", "mod1", "drv"][] | "\(name | . + " " * (38 - length)) \($R[.] | ms)"),
 	  "",
 	  "per CPU (mean ± sd over rounds), updates/s",
 	  "cpu   " + (["mod0", "mod1", "drv"] | map(. + " " * 18) | join("")),
-	  ($C.mod0 | keys[] as $i | "\($C.mod0[$i].cpu)     " + (["mod0", "mod1", "drv"] | map($C[.][$i] | "\(.m | r0) ± \(.s | r0)" | . + " " * (22 - length)) | join(""))),
+	  ($cpus[] as $c | "\($c)     " + (["mod0", "mod1", "drv"] | map($C["\(.) \($c)"] | ms | . + " " * (22 - length)) | join(""))),
 	  "",
-	  (["mod0", "mod1"][] as $o | ratio_ci($R[$o]; $R.drv) as $q | paired($R[$o]; $R.drv) as $p
-	   | "ratio ours/theirs, \($o | name) / full_update_driver: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3)), delta method); paired per round \($p.mean | f(3)) ± \($p.sd | f(3)) (95% CI \($p.lo | f(3)) .. \($p.hi | f(3)))")
-	' "$out/samples.ndjson" | tee -a "$out/summary.txt"
+	  (["mod0", "mod1"][] as $o | $R[$o] as $q
+	   | "ratio ours/theirs, \($o | name) / full_update_driver: \($q.ratio | f) (\(.ci_level * 100 | round)% bootstrap CI \($q.ratio_ci[0] | f) .. \($q.ratio_ci[1] | f), Welch p \($q.welch.p | p)); paired per round \($q.paired.mean | f) ± \($q.paired.sd | f)")
+	' "$out/stats.json" | tee -a "$out/summary.txt"

@@ -4,7 +4,8 @@
 # htab_torture.ko full_update (time_ops=0) with no tracing, with the kit's
 # kprobe+kretprobe script, and with the kfunc/kretfunc (fentry/fexit) form.
 # Prints per-CPU ops/s (mean ± sd over rounds), traced/plain throughput
-# ratios, and the cost per probe hit:
+# ratios with their bootstrap CI (`htab-torture stats`), and the cost per
+# probe hit:
 #   cost = (1/ops_traced - 1/ops_plain) / pops_per_op   [per CPU, in ns]
 # pops_per_op = (bpftrace @calls - setup pops) / module ops, where setup pops
 # = 2 * max_entries + 1 (the fill, the end-of-test reinsertion, one refused
@@ -34,26 +35,38 @@ for f in "$cell"/r*_{plain,kprobe,fentry}.json; do
 		'{m: $m, rep: $r, ops: .totals.ops, calls: $calls,
 		  evs: ((.per_cpu | map(.ops_per_sec) | add) / (.per_cpu | length))}' "$f"
 done > "$out/samples.ndjson"
-jq -rs -L "$BENCH_ROOT/bench/lib" --argjson entries "$entries" 'include "stats";
-	# a round counts only if both traced runs reported their @calls
-	(group_by(.rep) | map(select(map(select(.m != "plain" and .calls == null)) | length == 0)
-		| .[0].rep)) as $ok
-	| (map(.rep) | unique | length) as $all
-	| map(select(.rep as $r | $ok | index($r)))
-	| def ev(m): map(select(.m == m)) | sort_by(.rep) | map(.evs);
-	ev("plain") as $p
-	| "mode     ops/s per CPU (mean ± sd)   traced/plain (95% CI)     pops/op   cost per probe hit (mean ± sd over rounds)",
-	  "rounds   \($ok | length) of \($all) (a round without both traced runs\u0027 @calls is dropped)",
-	  "units    map updates/s per kthread   ratio                     count     ns (entry+return probe pair)",
-	  "plain    \("\($p | mean | r0) ± \($p | sd | r0)" | col(28))1",
-	  (("kprobe", "fentry") as $m | ev($m) as $t
-	   | (map(select(.m == $m)) | sort_by(.rep) | map((.calls - (2 * $entries + 1)) / .ops)) as $ppo
-	   | ratio_ci($t; $p) as $q
-	   | [range(0; $t | length) | (1 / $t[.] - 1 / $p[.]) * 1e9 / $ppo[.]] as $cost
-	   | "\($m)   \("\($t | mean | r0) ± \($t | sd | r0)" | col(28))\("\($q.ratio | f(3)) (\($q.lo | f(3)) .. \($q.hi | f(3)))" | col(26))\($ppo | mean | f(4) | col(10))\($cost | mean | r0) ± \($cost | sd | r0)"),
-	  (paired(ev("fentry"); ev("kprobe")) as $pp | ratio_ci(ev("fentry"); ev("kprobe")) as $q
-	   | "fentry/kprobe throughput: \($q.ratio | f(3)) (95% CI \($q.lo | f(3)) .. \($q.hi | f(3))); paired per round \($pp.mean | f(3)) ± \($pp.sd | f(3)) (95% CI \($pp.lo | f(3)) .. \($pp.hi | f(3))) over \(ev("fentry") | length) rounds")
-	' "$out/samples.ndjson" | tee -a "$out/summary.txt"
+# a round counts only if both traced runs reported their @calls
+counted='group_by(.rep) | map(select(map(select(.m != "plain" and .calls == null)) | length == 0)) | flatten'
+all=$(jq -s 'map(.rep) | unique | length' "$out/samples.ndjson")
+ok=$(jq -s "$counted | map(.rep) | unique | length" "$out/samples.ndjson")
+# the numbers: htab-torture stats (compare's ratio of means, Welch p, bootstrap
+# CI): traced against plain, fentry against kprobe, and per traced mode its
+# pops/op and cost per probe hit, round by round
+jq -sc "$counted"' | .[] | {group: .m, rep, value: .evs}' "$out/samples.ndjson" |
+	"$HT_BIN" stats --json --base plain > "$out/stats.json" || exit 1
+jq -sc "$counted"' | .[] | select(.m != "plain") | {group: .m, rep, value: .evs}' "$out/samples.ndjson" |
+	"$HT_BIN" stats --json --base kprobe > "$out/stats_fentry_kprobe.json" || exit 1
+jq -sc --argjson entries "$entries" "$counted"' | group_by(.rep)[] | map(select(.m == "plain"))[0] as $p
+	| .[] | select(.m != "plain") | ((.calls - (2 * $entries + 1)) / .ops) as $ppo
+	| {group: "\(.m) pops/op", rep, value: $ppo},
+	  {group: "\(.m) cost", rep, value: ((1 / .evs - 1 / $p.evs) * 1e9 / $ppo)}' "$out/samples.ndjson" |
+	"$HT_BIN" stats --json > "$out/stats_probe_cost.json" || exit 1
+jq -r --slurpfile fk "$out/stats_fentry_kprobe.json" --slurpfile pc "$out/stats_probe_cost.json" \
+	--argjson all "$all" --argjson ok "$ok" '
+	def f(d): if . == null then "-" else . * pow(10; d) | round / pow(10; d) end;
+	def col(n): tostring | . + " " * (n - length);
+	def ms: "\(.mean | round) ± \(.sd | round)";
+	def byname: map({key: .group, value: .}) | from_entries;
+	(.groups | byname) as $R | ($pc[0].groups | byname) as $C | ($fk[0].groups | byname).fentry as $q
+	| (.ci_level * 100 | round) as $level
+	| "mode     ops/s per CPU (mean ± sd)   traced/plain (\($level)% bootstrap CI)  pops/op   cost per probe hit (mean ± sd over rounds)",
+	  "rounds   \($ok) of \($all) (a round without both traced runs\u0027 @calls is dropped)",
+	  "units    map updates/s per kthread   ratio                            count     ns (entry+return probe pair)",
+	  "plain    \($R.plain | ms | col(28))1",
+	  (("kprobe", "fentry") as $m | $R[$m] as $t
+	   | "\($m)   \($t | ms | col(28))\("\($t.ratio | f(3)) (\($t.ratio_ci[0] | f(3)) .. \($t.ratio_ci[1] | f(3)))" | col(33))\($C["\($m) pops/op"].mean | f(4) | col(10))\($C["\($m) cost"] | ms)"),
+	  "fentry/kprobe throughput: \($q.ratio | f(3)) (\($level)% bootstrap CI \($q.ratio_ci[0] | f(3)) .. \($q.ratio_ci[1] | f(3)), Welch p \($q.welch.p | if . < 0.001 then "< 0.001" else "= \(f(3))" end)); paired per round \($q.paired.mean | f(3)) ± \($q.paired.sd | f(3)) over \($q.paired.n) rounds"
+	' "$out/stats.json" | tee -a "$out/summary.txt"
 for m in kprobe fentry; do
 	c=$(jq -s 'map(select(.type == "map" and .data["@calls"] != null) | .data["@calls"]) | first // 0' "$cell/bpfprog_$m.ndjson" 2>/dev/null)
 	echo "# pops seen by the $m script during 1 s of full_update_driver (updates from a BPF program): ${c:-0}" | tee -a "$out/summary.txt"

@@ -4,7 +4,8 @@
 # stamp of every lookup hit; verify=0 skips those (stamping and the
 # end-of-run checks stay). One guest, REPEATS interleaved rounds of each
 # workload under both; prints per-CPU ops/s (mean ± sd over rounds) and the
-# ratio verify=1 / verify=0 with its 95 % CI. time_ops=0: no timing cost.
+# ratio verify=1 / verify=0 with its 95 % bootstrap CI (`htab-torture
+# stats`, as compare computes it). time_ops=0: no timing cost.
 # Usage: bench/verify/run.sh [VCPUS=4] [REPEATS=5] [DURATION_S=3] [OUT]
 # WORKLOADS="full_update overwrite batch_add_batch_del lookup churn" by default.
 . "$(dirname "$0")/../lib/guest.sh"
@@ -24,11 +25,22 @@ for f in "$cell"/r*_v*.json; do
 	jq -c --argjson r "${r#r}" '{w: .params.workload, v: .params.verify, rep: $r,
 		evs: ((.per_cpu | map(.ops_per_sec) | add) / (.per_cpu | length))}' "$f"
 done > "$out/samples.ndjson"
-jq -rs -L "$BENCH_ROOT/bench/lib" 'include "stats";
-	def ev(w; v): map(select(.w == w and .v == v)) | sort_by(.rep) | map(.evs);
-	"workload              verify=0 ops/s per CPU   verify=1 ops/s per CPU   ratio 1/0 (95% CI, delta method)",
-	"units                 map ops/s per kthread    map ops/s per kthread    ratio",
-	(. as $rows | map(.w) | unique[] as $w | $rows | ev($w; 0) as $a | ev($w; 1) as $b
-	 | ratio_ci($b; $a) as $q
-	 | "\($w | col(22))\("\($a | mean | r0) ± \($a | sd | r0)" | col(25))\("\($b | mean | r0) ± \($b | sd | r0)" | col(25))\($q.ratio | f(3)) (\($q.lo | f(3)) .. \($q.hi | f(3)))")
-	' "$out/samples.ndjson" | tee -a "$out/summary.txt"
+# the numbers: htab-torture stats per workload, verify=1 against verify=0
+# (compare's ratio of means, Welch p, bootstrap CI)
+wls_run=$(jq -rs 'map(.w) | unique[]' "$out/samples.ndjson")
+for w in $wls_run; do
+	jq -c --arg w "$w" 'select(.w == $w) | {group: "verify=\(.v)", rep, value: .evs}' "$out/samples.ndjson" |
+		"$HT_BIN" stats --json --base verify=0 > "$out/stats_$w.json" || exit 1
+done
+{
+	echo "workload              verify=0 ops/s per CPU   verify=1 ops/s per CPU   ratio 1/0 (95% bootstrap CI)"
+	echo "units                 map ops/s per kthread    map ops/s per kthread    ratio"
+	for w in $wls_run; do
+		jq -r --arg w "$w" 'def f: if . == null then "-" else . * 1000 | round / 1000 end;
+			def col(n): tostring | . + " " * (n - length);
+			def ms: "\(.mean | round) ± \(.sd | round)";
+			(.groups | map({key: .group, value: .}) | from_entries) as $G | $G["verify=1"] as $q
+			| "\($w | col(22))\($G["verify=0"] | ms | col(25))\($q | ms | col(25))\($q.ratio | f) (\($q.ratio_ci[0] | f) .. \($q.ratio_ci[1] | f))"' \
+			"$out/stats_$w.json"
+	done
+} | tee -a "$out/summary.txt"
