@@ -156,8 +156,7 @@ static json_t *row_json(const struct cmp_row *r)
 
 	if (r->tested) {
 		json_object_set_new(o, "test", json_pack("{s:{s:o, s:o, s:o}, s:[o, o], s:b}",
-			"welch", "t", r->w.t == INFINITY ? json_string("inf") :
-				      r->w.t == -INFINITY ? json_string("-inf") : num_json(r->w.t),
+			"welch", "t", num_json_inf(r->w.t),
 			"df", num_json(r->w.df), "p", num_json(r->w.p),
 			"ratio_ci", num_json(r->ci_lo), num_json(r->ci_hi), "significant", r->significant));
 	} else {

@@ -34,3 +34,8 @@ json_t *num_json(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
+
+json_t *num_json_inf(double v)
+{
+	return v == INFINITY ? json_string("inf") : v == -INFINITY ? json_string("-inf") : num_json(v);
+}

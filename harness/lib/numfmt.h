@@ -15,4 +15,6 @@ const char *num_text(char *buf, size_t n, double v, int prec);
 const char *num_p_text(char *buf, size_t n, double p);
 /* A JSON real, or null without data. */
 json_t *num_json(double v);
+/* As num_json, but ±infinity (a t statistic without spread) is "inf" or "-inf". */
+json_t *num_json_inf(double v);
 #endif

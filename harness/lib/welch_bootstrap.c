@@ -8,19 +8,25 @@
 #define BETACF_EPS 3e-16
 #define BETACF_TINY 1e-300
 
-void st_mean_sd(const double *v, size_t n, double *mean, double *sd)
+size_t st_mean_sd(const double *v, size_t n, double *mean, double *sd)
 {
 	double sum = 0, sq = 0;
+	size_t k = 0;
 
 	*mean = *sd = NAN;
-	if (!n)
-		return;
 	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	*mean = sum / (double)n;
+		if (isfinite(v[i])) {
+			sum += v[i];
+			k++;
+		}
+	if (!k)
+		return 0;
+	*mean = sum / (double)k;
 	for (size_t i = 0; i < n; i++)
-		sq += (v[i] - *mean) * (v[i] - *mean);
-	*sd = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
+		if (isfinite(v[i]))
+			sq += (v[i] - *mean) * (v[i] - *mean);
+	*sd = k > 1 ? sqrt(sq / (double)(k - 1)) : 0;
+	return k;
 }
 
 /*

@@ -15,8 +15,11 @@ struct st_welch {
 	double p;	/* two-sided; NAN when undefined (n < 2 on a side) */
 };
 
-/* Mean and sample sd (n - 1; 0 when n == 1) of v[0..n); both NAN when n == 0. */
-void st_mean_sd(const double *v, size_t n, double *mean, double *sd);
+/*
+ * Mean and sample sd (k - 1: repeats are a sample of the machine; 0 when
+ * k == 1) of the k finite values of v[0..n); both NAN when k == 0. Returns k.
+ */
+size_t st_mean_sd(const double *v, size_t n, double *mean, double *sd);
 
 /* Regularized incomplete beta I_x(a, b); NAN outside a, b > 0, 0 <= x <= 1. */
 double st_betai(double a, double b, double x);

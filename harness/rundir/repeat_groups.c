@@ -3,33 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/welch_bootstrap.h"
 #include "rundir/run_load.h"
 
-/* Sample standard deviation (n - 1): repeats are a sample of the machine. */
+/* Mean and sd as compare and stats have them (st_mean_sd), min and max: finite values only. */
 void rep_stat_of(struct rep_stat *s, const double *v, size_t n)
 {
-	double sum = 0, sq = 0;
-	size_t k = 0;
-
-	s->mean = s->sd = s->min = s->max = NAN;
+	s->min = s->max = NAN;
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(v[i]))
 			continue;
-		if (!k || v[i] < s->min)
+		if (isnan(s->min) || v[i] < s->min)
 			s->min = v[i];
-		if (!k || v[i] > s->max)
+		if (isnan(s->max) || v[i] > s->max)
 			s->max = v[i];
-		sum += v[i];
-		k++;
 	}
-	s->n = k;
-	if (!k)
-		return;
-	s->mean = sum / (double)k;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			sq += (v[i] - s->mean) * (v[i] - s->mean);
-	s->sd = k > 1 ? sqrt(sq / (double)(k - 1)) : 0;
+	s->n = st_mean_sd(v, n, &s->mean, &s->sd);
 }
 
 static bool same_group(const struct rep_group *g, const struct rep_cell *c)

@@ -326,11 +326,6 @@ void stats_print(FILE *f, const struct stats_set *s)
 	}
 }
 
-static json_t *t_json(double t)
-{
-	return t == INFINITY ? json_string("inf") : t == -INFINITY ? json_string("-inf") : num_json(t);
-}
-
 static json_t *group_json(const struct stats_set *s, size_t i)
 {
 	const struct stats_group *g = &s->g[i];
@@ -345,7 +340,7 @@ static json_t *group_json(const struct stats_set *s, size_t i)
 	if (i == s->base)
 		return o;
 	json_object_set_new(o, "ratio", num_json(g->ratio));
-	json_object_set_new(o, "welch", json_pack("{s:o, s:o, s:o}", "t", t_json(g->w.t),
+	json_object_set_new(o, "welch", json_pack("{s:o, s:o, s:o}", "t", num_json_inf(g->w.t),
 						  "df", num_json(g->w.df), "p", num_json(g->w.p)));
 	json_object_set_new(o, "ratio_ci", json_pack("[o, o]", num_json(g->ci_lo),
 						     num_json(g->ci_hi)));

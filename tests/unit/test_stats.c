@@ -34,14 +34,18 @@ static void test_mean_sd(void **state)
 	double m, sd;
 
 	(void)state;
-	st_mean_sd(a, 5, &m, &sd);
+	assert_int_equal(st_mean_sd(a, 5, &m, &sd), 5);
 	assert_float_equal(m, 100, 1e-12);
 	assert_float_equal(sd, sqrt(5), 1e-12);
 	st_mean_sd(b, 1, &m, &sd);
 	assert_float_equal(m, 146, 0);
 	assert_float_equal(sd, 0, 0);
-	st_mean_sd(b, 0, &m, &sd);
+	assert_int_equal(st_mean_sd(b, 0, &m, &sd), 0);
 	assert_true(isnan(m) && isnan(sd));
+	/* non-finite values do not count */
+	assert_int_equal(st_mean_sd((const double[]){ 1, NAN, 3, INFINITY }, 4, &m, &sd), 2);
+	assert_float_equal(m, 2, 1e-12);
+	assert_float_equal(sd, sqrt(2), 1e-12);
 }
 
 static void test_known_samples(void **state)
