@@ -20,6 +20,7 @@
 	X(batch_add_batch_del)		\
 	X(add_del_on_diff_cpu)		\
 	X(lookup)			\
-	X(churn)
+	X(churn)			\
+	X(add_many_del_one)
 
 #endif /* HT_WORKLOADS_H */
