@@ -375,6 +375,24 @@ static inline int ht_delete(struct ht_thread *t, u32 key)
 	return ret;
 }
 
+/*
+ * An adder's insert (BPF_NOEXIST) of a key it alone writes, kept in @slot,
+ * while another thread deletes it: a success is one more live element; a
+ * key still there must hold this thread's last stamp (the delete may be
+ * racing, so the check looks twice).
+ */
+static inline void ht_add_owned(struct ht_thread *t, u32 key, unsigned int slot)
+{
+	int ret = ht_update(t, key, BPF_NOEXIST);
+
+	if (!ret) {
+		t->stats->live_delta++;
+		t->slot_seq[slot] = t->seq;
+	} else if (ret == -EEXIST && ht.verify) {
+		ht_check(t, key, t->idx, t->slot_seq[slot], true);
+	}
+}
+
 /* Steps per second of one thread, for the seed-format dmesg lines. */
 static inline u64 ht_rate(u64 n, u64 ns)
 {

@@ -29,17 +29,10 @@ static void add_del_on_diff_cpu_step(struct ht_thread *t)
 {
 	unsigned int i, stride = ht.nr_threads / 2;
 	u32 key = t->idx / 2;
-	int ret;
 
 	for (i = 0; i < HT_BATCH && key < ht.max_entries; i++) {
 		if (t->idx & 1) {
-			ret = ht_update(t, key, BPF_NOEXIST);
-			if (!ret) {
-				t->stats->live_delta++;
-				t->slot_seq[i] = t->seq;
-			} else if (ret == -EEXIST && ht.verify) {
-				ht_check(t, key, t->idx, t->slot_seq[i], true);
-			}
+			ht_add_owned(t, key, i);
 		} else {
 			if (ht.verify)
 				ht_check(t, key, t->idx + 1, 0, false);

@@ -38,16 +38,9 @@ static void add_many_del_one_adder(struct ht_thread *t)
 {
 	unsigned int i;
 	u32 key = t->idx;
-	int ret;
 
 	for (i = 0; i < HT_BATCH && key < ht.max_entries; i++) {
-		ret = ht_update(t, key, BPF_NOEXIST);
-		if (!ret) {
-			t->stats->live_delta++;
-			t->slot_seq[i] = t->seq;
-		} else if (ret == -EEXIST && ht.verify) {
-			ht_check(t, key, t->idx, t->slot_seq[i], true);
-		}
+		ht_add_owned(t, key, i);
 		key += ht.nr_threads;
 	}
 }
