@@ -108,6 +108,13 @@ struct ht_verdict {
 	char failures[HT_MAX_FAILURES][HT_FAILURE_LEN];
 };
 
+/* Where the controller waits with hold=1 (debugfs status names them). */
+enum ht_phase {
+	HT_PHASE_RUNNING,	/* not waiting */
+	HT_PHASE_READY,		/* map set up, workers not released */
+	HT_PHASE_MEASURED,	/* workers done, verdict not run */
+};
+
 struct ht_ctx {
 	/* parameters as validated/derived */
 	const struct ht_workload *wl;
@@ -123,6 +130,7 @@ struct ht_ctx {
 	u32 fill_ok;		/* keys the setup fill inserted */
 	u32 duration_ms;
 	bool verify;		/* check stamps on every lookup and replace */
+	bool hold;		/* wait for the runner's gate writes (ht_hold) */
 	bool keeps_full;	/* prealloc non-LRU map the workload keeps full */
 	u64 max_live;
 	u64 ctl_seq;		/* the controller's stamp sequence */
@@ -145,6 +153,9 @@ struct ht_ctx {
 	bool stop;		/* workers: leave the hot loop */
 	bool abort;		/* everyone: module is going away */
 	bool done;		/* results are final */
+	enum ht_phase phase;	/* hold=1: where the controller waits */
+	atomic_t gate;		/* hold=1: writes to debugfs gate so far */
+	wait_queue_head_t gate_wq;
 
 	u64 start_ns;
 	u64 end_ns;

@@ -57,6 +57,7 @@ ht_param(int, verify, 1, "Check the stamp of every value a lookup finds or an up
 static char *selftest = "none";
 module_param(selftest, charp, 0444);
 MODULE_PARM_DESC(selftest, "Test-only plant, to prove the checks fire: none corrupt (rewrite key 0's stamp) double_alloc (report one E2BIG as success) oops (NULL dereference in worker 0)");
+ht_param(int, hold, 0, "Wait for the runner at two points, for coverage snapshots (0|1): after the setup (status ready) and after the workers, before the verdict (status measured); a write to debugfs gate goes on");
 ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
@@ -90,6 +91,7 @@ static const struct {
 	{ "time_sample", &time_sample, 1, 1000000 },
 	{ "fill_pct", &fill_pct, 0, 100 },
 	{ "verify", &verify, 0, 1 },
+	{ "hold", &hold, 0, 1 },
 	{ "map_id", &map_id, 0, INT_MAX },
 };
 
@@ -179,6 +181,7 @@ static int ht_validate_params(void)
 	ht.time_sample = time_sample;
 	ht.fill_pct = fill_pct;
 	ht.verify = verify;
+	ht.hold = hold;
 	return 0;
 }
 
@@ -334,6 +337,24 @@ static void ht_finish(void)
 	smp_store_release(&ht.done, true);
 }
 
+/*
+ * hold=1: publish @phase in status and wait for the runner's write to gate
+ * (or for rmmod). Lets the runner reset gcov's counters once the map is
+ * filled and snapshot them before the verdict's own pops and pushes, so
+ * coverage is the workload's. Gates are counted: the nth wait ends at the
+ * nth write.
+ */
+static void ht_hold(enum ht_phase phase, int gate)
+{
+	if (!ht.hold)
+		return;
+	/* release: a runner that sees the phase finds the step before done */
+	smp_store_release(&ht.phase, phase);
+	wait_event_interruptible(ht.gate_wq, atomic_read(&ht.gate) >= gate ||
+				 kthread_should_stop());
+	smp_store_release(&ht.phase, HT_PHASE_RUNNING);
+}
+
 static int ht_controller(void *unused)
 {
 	int ret = 0;
@@ -341,6 +362,9 @@ static int ht_controller(void *unused)
 	if (ht.wl->setup)
 		ret = ht.wl->setup();
 	if (ret || READ_ONCE(ht.abort))
+		goto out;
+	ht_hold(HT_PHASE_READY, 1);
+	if (kthread_should_stop())
 		goto out;
 
 	ht_faults_enable();
@@ -356,6 +380,7 @@ static int ht_controller(void *unused)
 						 kthread_should_stop(), HZ);
 	ht.duration_ns = ktime_get_ns() - ht.start_ns;
 	ht_faults_disable();
+	ht_hold(HT_PHASE_MEASURED, 2);
 	if (!kthread_should_stop() && !READ_ONCE(ht.abort))
 		ht_finish();
 out:
@@ -366,8 +391,14 @@ out:
 static ssize_t ht_status_read(struct file *file, char __user *buf,
 			      size_t count, loff_t *ppos)
 {
-	/* acquire: pairs with ht_finish() */
-	const char *s = smp_load_acquire(&ht.done) ? "done\n" : "running\n";
+	static const char * const phases[] = {
+		[HT_PHASE_RUNNING] = "running\n",
+		[HT_PHASE_READY] = "ready\n",
+		[HT_PHASE_MEASURED] = "measured\n",
+	};
+	/* acquire: pairs with ht_finish() and ht_hold() */
+	const char *s = smp_load_acquire(&ht.done) ? "done\n" :
+			phases[smp_load_acquire(&ht.phase)];
 
 	return simple_read_from_buffer(buf, count, ppos, s, strlen(s));
 }
@@ -385,6 +416,21 @@ static ssize_t ht_results_read(struct file *file, char __user *buf,
 	return simple_read_from_buffer(buf, count, ppos, ht.results,
 				       ht.results_len);
 }
+
+/* hold=1: any write lets the controller go on from its current stop */
+static ssize_t ht_gate_write(struct file *file, const char __user *buf,
+			     size_t count, loff_t *ppos)
+{
+	atomic_inc(&ht.gate);
+	wake_up_all(&ht.gate_wq);
+	return count;
+}
+
+static const struct file_operations ht_gate_fops = {
+	.owner = THIS_MODULE,
+	.write = ht_gate_write,
+	.llseek = noop_llseek,
+};
 
 static const struct file_operations ht_status_fops = {
 	.owner = THIS_MODULE,
@@ -542,6 +588,7 @@ static int __init ht_init(void)
 	memset(&ht, 0, sizeof(ht));
 	init_waitqueue_head(&ht.start_wq);
 	init_waitqueue_head(&ht.done_wq);
+	init_waitqueue_head(&ht.gate_wq);
 	ht.warn_at_start = test_taint(TAINT_WARN);
 
 	ret = ht_validate_params();
@@ -589,6 +636,7 @@ static int __init ht_init(void)
 	ht.dir = debugfs_create_dir("htab_torture", NULL);
 	debugfs_create_file("status", 0444, ht.dir, NULL, &ht_status_fops);
 	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
+	debugfs_create_file("gate", 0200, ht.dir, NULL, &ht_gate_fops);
 
 	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s selftest=%s\n",
 		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,

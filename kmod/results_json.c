@@ -57,8 +57,8 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d, \"time_sample\": %u,\n",
 		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
 		       ht.time_sample);
-	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
-		       ht.fill_pct, ht.verify, ht.map_id, ht_faults_str());
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
+		       ht.fill_pct, ht.verify, ht.hold, ht.map_id, ht_faults_str());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)

@@ -191,27 +191,71 @@ if [ -n "$BPFTRACE" ]; then
 fi
 phase T_ATTACHED
 
+# Coverage (the `coverage` kernel variant: gcov counters in the allocator's
+# files). The counters are global, so the module holds (hold=1) after its
+# setup, where they are reset, and after its workers, where they are copied
+# to gcov/workload/ before the verdict's own pops and pushes count; the copy
+# after the verdict (gcov/verdict/) is cumulative. Paths stay the debugfs
+# ones (the tree's build path): the host maps them to the tree by suffix.
+GCOV=/sys/kernel/debug/gcov
+has_gcov() { [ -n "$(find "$GCOV" -name '*.gcda' 2>/dev/null | head -n 1)" ]; }
+gcov_copy() {	# SNAPSHOT
+	(cd "$GCOV" && find . -name '*.gcda') | while read -r f; do
+		mkdir -p "$cell/gcov/$1/$(dirname "$f")" &&
+			cat "$GCOV/$f" > "$cell/gcov/$1/$f" || return 1
+	done && log "runner: coverage: gcov/$1 copied ($(find "$cell/gcov/$1" -name '*.gcda' | wc -l) files)"
+}
+
+# wait_status WANT...: until the module's status is one of WANT (0) or it
+# is done first (3), or RUN_TIMEOUT passes since insmod (4).
+wait_status() {
+	while :; do
+		st=$(cat $DBG/status 2>/dev/null)
+		for w in "$@"; do [ "$st" = "$w" ] && return 0; done
+		[ "$st" = done ] && return 3
+		sleep 0.2
+		t=$((t + 1))
+		[ $t -lt $((RUN_TIMEOUT * 5)) ] || return 4
+	done
+}
+
 # run_module OUT_JSON PARAMS...: one insmod-wait-copy-rmmod cycle.
 # Returns 0 when the module reported SUCCESS, 1 FAILURE, 2 insmod refused,
 # 4 not done in RUN_TIMEOUT. Custom jobs call it too.
 run_module() {
 	out=$1; shift
-	log "runner: insmod $MODULE $*"
-	if ! insmod "$MODULE" "$@" 2> "$cell/insmod.err"; then
+	hold=
+	has_gcov && hold=hold=1
+	log "runner: insmod $MODULE $* $hold"
+	if ! insmod "$MODULE" "$@" $hold 2> "$cell/insmod.err"; then
 		log "runner: insmod refused: $(cat "$cell/insmod.err")"
 		return 2
 	fi
 	t=0
-	until [ "$(cat $DBG/status 2>/dev/null)" = done ]; do
-		sleep 0.2
-		t=$((t + 1))
-		if [ $t -ge $((RUN_TIMEOUT * 5)) ]; then
-			log "runner: module not done after ${RUN_TIMEOUT}s"
-			cat $DBG/results > "$out.partial" 2>/dev/null
-			rmmod htab_torture
-			return 4
+	rc=0
+	if [ -n "$hold" ]; then
+		# A failed reset or copy is logged and the run goes on: the host
+		# finds the snapshot missing and says so; the verdict still counts.
+		wait_status ready; rc=$?
+		if [ $rc -eq 0 ]; then
+			echo 1 > "$GCOV/reset" && log "runner: coverage: counters reset after the setup" ||
+				log "runner: coverage: could not reset $GCOV"
+			echo go > $DBG/gate
+			wait_status measured; rc=$?
 		fi
-	done
+		if [ $rc -eq 0 ]; then
+			gcov_copy workload || log "runner: coverage: could not copy gcov/workload"
+			echo go > $DBG/gate
+		fi
+	fi
+	[ $rc -eq 4 ] || { wait_status done; rc=$?; }
+	if [ $rc -eq 4 ]; then
+		log "runner: module not done after ${RUN_TIMEOUT}s (status $(cat $DBG/status 2>/dev/null))"
+		cat $DBG/results > "$out.partial" 2>/dev/null
+		rmmod htab_torture
+		return 4
+	fi
+	[ -z "$hold" ] || gcov_copy verdict || log "runner: coverage: could not copy gcov/verdict"
 	cat $DBG/results > "$out.tmp" && mv "$out.tmp" "$out"
 	rmmod htab_torture || log "runner: rmmod failed"
 	grep -q '"result": *"SUCCESS"' "$out" && return 0

@@ -39,6 +39,7 @@ map_id map_id=999999
 map_id map_id=-1
 value_size value_size=8
 verify verify=2
+hold hold=2
 selftest selftest=bogus
 footprint max_entries=2097152 value_size=4096
 EOT
