@@ -196,8 +196,10 @@ if [ ! -f "$tree/.htab-tree" ]; then
 		# name the seed's absolute path: left alone, objtool is rebuilt and,
 		# as every object depends on it, so is the whole kernel.
 		seed_re=$(printf '%s/' "$seed" | sed 's/[.[\*^$#]/\\&/g')
-		grep -rlZF --include='.*.cmd' --include='*.d' "$seed/" "$tree.tmp/tools" |
-			xargs -0 -r sed -i "s#$seed_re#$tree/#g"
+		# None is fine (a seed built elsewhere and moved): grep's 1 is not a failure.
+		{ grep -rlZF --include='.*.cmd' --include='*.d' "$seed/" "$tree.tmp/tools" || [ $? -eq 1 ]; } |
+			xargs -0 -r sed -i "s#$seed_re#$tree/#g" ||
+			die "could not point $tree.tmp/tools at $tree (seeded from $seed)"
 	else
 		how=cold
 		msg "creating $tree (hard links to $src)"
