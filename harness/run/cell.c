@@ -184,7 +184,8 @@ static void clear_stale(const char *dir)
 	static const char *const files[] = {
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
 		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
-		"qemu.log", "runner.log", NULL,
+		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
+		"coverage-verdict.info", NULL,
 	};
 	char p[PATH_MAX];
 
@@ -192,9 +193,11 @@ static void clear_stale(const char *dir)
 		snprintf(p, sizeof(p), "%s/%s", dir, *f);
 		unlink(p);
 	}
-	snprintf(p, sizeof(p), "%s/bpftrace", dir);
-	if (remove_tree(p))
-		fprintf(stderr, "warning: could not clear %s: %s\n", p, strerror(errno));
+	for (const char *const *d = (const char *const[]){ "bpftrace", "gcov", NULL }; *d; d++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *d);
+		if (remove_tree(p))
+			fprintf(stderr, "warning: could not clear %s: %s\n", p, strerror(errno));
+	}
 }
 
 /*

@@ -11,6 +11,7 @@
 #include "lib/numfmt.h"
 #include "parse/bpftrace_ndjson.h"
 #include "run/cell_json.h"
+#include "rundir/coverage.h"
 #include "parse/console_scan.h"
 #include "run/host_info.h"
 #include "parse/module_json.h"
@@ -361,6 +362,27 @@ static int read_exit_status(const struct cell *cell)
 	return (int)v;
 }
 
+/*
+ * The coverage of a cell whose guest copied gcov counters (the coverage
+ * kernel): CELL/coverage.json and the tracefiles, and here the percentages
+ * (cell.json "coverage"). A failing gcov or lcov is said, never a
+ * silently missing figure: {"error"} in cell.json and on stderr.
+ */
+static void add_coverage(const struct cell *cell, json_t *j)
+{
+	char gcov[PATH_MAX + 8], err[768];
+	json_t *fig = NULL;
+
+	snprintf(gcov, sizeof(gcov), "%s/" COV_DIR, cell->dir);
+	if (!file_exists(gcov))
+		return;
+	if (cov_cell_write(cell->dir, cell->k->kdir, cell->k->label, &fig, err, sizeof(err))) {
+		fprintf(stderr, "error: %s: coverage: %s\n", cell->id, err);
+		fig = json_pack("{s:s, s:s}", "tree", cell->k->kdir, "error", err);
+	}
+	json_object_set_new(j, "coverage", fig);
+}
+
 json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
 {
 	struct console_report rep;
@@ -409,6 +431,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	module_result_free(&mod);
 	add_bpftrace(c, cell, j);
 	add_noise(cell, j);
+	add_coverage(cell, j);
 
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);

@@ -38,7 +38,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -82,6 +82,9 @@ static const struct opt_spec run_opts_table[] = {
 	  "WARNING, lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait\n"
 	  "this long (default 10, 0..600) for the rest, then stop the guest:\n"
 	  "CRASH; the wait restarts while the guest's runner goes on" },
+	{ "coverage", OPT_COVERAGE, NULL, GUEST_GROUP,
+	  "--kernel coverage: gcov counters in the allocator's files;\n"
+	  "each cell gets coverage.json (lines and branches hit)" },
 	{ "kernel-image", OPT_KERNEL_IMAGE, "PATH", GUEST_GROUP, "boot this image (one --kernel label)" },
 	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
 	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
@@ -490,6 +493,9 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_DRY_RUN:
 		o->dry_run = true;
 		return 0;
+	case OPT_COVERAGE:
+		o->coverage = true;
+		return 0;
 	case OPT_TEST_ACTION:
 		return parse_names(&o->test_actions, "--test-action", arg, test_action_valid,
 				   print_test_actions);
@@ -565,6 +571,22 @@ static int check_required(const struct run_opts *o)
 	return 0;
 }
 
+/* --coverage is the coverage kernel: alone it adds it, beside another kernel it is refused. */
+static int check_coverage(struct run_opts *o)
+{
+	if (o->target_host) {
+		fprintf(stderr, "error: --coverage cannot be used with --target host (it needs the coverage guest kernel)\n");
+		return -1;
+	}
+	for (size_t i = 0; i < o->kernels.n; i++)
+		if (strcmp(o->kernels.v[i], COVERAGE_KERNEL)) {
+			fprintf(stderr, "error: --kernel '%s' with --coverage: only '%s' is valid (or leave --kernel out)\n",
+				o->kernels.v[i], COVERAGE_KERNEL);
+			return -1;
+		}
+	return o->kernels.n ? 0 : strv_push(&o->kernels, COVERAGE_KERNEL);
+}
+
 int run_opts_parse(struct run_opts *o, int argc, char **argv)
 {
 	struct option long_opts[NRUN_OPTS + 1];
@@ -599,6 +621,8 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 		fprintf(stderr, "error: --kernel cannot be used with --target host (the job runs on this machine's kernel)\n");
 		return 2;
 	}
+	if (o->coverage && check_coverage(o))
+		return 2;
 	if (apply_defaults(o))
 		return 2;
 	return check_required(o) ? 2 : 0;

@@ -40,7 +40,11 @@ struct run_opts {
 	int crash_grace_s;		/* after a report's first console line, before QEMU is stopped */
 	int repeat;
 	bool dry_run;
+	bool coverage;			/* --coverage: the coverage kernel, nothing else */
 };
+
+/* The kernel variant with gcov counters (vm-images/kernels/variants/coverage). */
+#define COVERAGE_KERNEL "coverage"
 
 extern const char *const workload_names[];
 /* The matrix `run` plans without --cpus (make run). */
