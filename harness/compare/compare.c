@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "rundir/coverage.h"
 
 const char *const cmp_verdict_names[CV_NR] = { "FAIL", "CRASH", "TIMEOUT", "SKIP", "INCOMPLETE" };
 
@@ -215,6 +216,15 @@ static double m_lat_p99(const struct rep_cell *c, const char *op)
 	return hist_p(rep_find_hist(c->lat, c->nlat, NULL, op), 99);
 }
 
+/* A coverage percentage of cell.json "coverage" (rundir/coverage.h), op its key. */
+static double m_coverage(const struct rep_cell *c, const char *op)
+{
+	json_t *cj = c->cell_json ? c->cell_json : c->summary_cell;
+	json_t *v = json_object_get(json_object_get(cj, "coverage"), op);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 static int sample_of(struct cmp_sample *s, const struct bucket *x, metric_fn fn, const char *op)
 {
 	s->v = calloc(x->n ? x->n : 1, sizeof(double));
@@ -335,6 +345,10 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p50, ops.v[i]);
 		snprintf(name, sizeof(name), "module.%s.p99", ops.v[i]);
 		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p99, ops.v[i]);
+	}
+	for (size_t i = 0; i < cov_nmetrics && !err; i++) {
+		snprintf(name, sizeof(name), "coverage.%s", cov_metrics[i].name);
+		err |= add_row(res, g, xa, xb, name, "%", m_coverage, cov_metrics[i].name);
 	}
 	strv_free(&ops);
 	return err ? -1 : 0;

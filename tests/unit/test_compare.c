@@ -405,6 +405,71 @@ static void test_faults(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A run on the coverage kernel: two PASS repeats whose cell.json "coverage" says pct, pct + 1. */
+static void make_cov_run(const char *dir, double pct)
+{
+	char *mod = load_fixture("compare/kernels_run/v16-full_update-before-000-again-none-r0",
+				 "module.json");
+	char p[4200], *cj;
+
+	for (int r = 0; r < 2; r++) {
+		snprintf(p, sizeof(p), "%s/v4-full_update-coverage-none-r%d", dir, r);
+		assert_int_equal(mkdir_p(p), 0);
+		assert_true(asprintf(&cj, "{\"cell\": \"v4-full_update-coverage-none-r%d\", "
+				     "\"vcpus\": 4, \"workload\": \"full_update\", "
+				     "\"kernel\": \"coverage\", \"noise\": \"none\", \"repeat\": %d, "
+				     "\"accel\": \"tcg\", \"modparams\": [\"workload=full_update\"], "
+				     "\"verdict\": \"PASS\", \"signature\": \"\", \"coverage\": "
+				     "{\"snapshot\": \"workload\", \"percpu_freelist.lines_pct\": %g, "
+				     "\"hashtab.branches_pct\": null}}", r, r, pct + r) > 0);
+		strcat(p, "/cell.json");
+		assert_int_equal(write_file_atomic(p, cj, strlen(cj)), 0);
+		free(cj);
+		snprintf(p, sizeof(p), "%s/v4-full_update-coverage-none-r%d/module.json", dir, r);
+		assert_int_equal(write_file_atomic(p, mod, strlen(mod)), 0);
+	}
+	free(mod);
+}
+
+/* Coverage percentages are metrics (one per rundir/coverage.h cov_metrics[] entry measured). */
+static void test_coverage_metrics(void **state)
+{
+	char da[] = "/tmp/ht-cmp-cova-XXXXXX", db[] = "/tmp/ht-cmp-covb-XXXXXX";
+	struct rep_run a, b;
+	struct cmp_result res;
+	struct cmp_opts o;
+	const struct cmp_row *row = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(da));
+	assert_non_null(mkdtemp(db));
+	make_cov_run(da, 50);
+	make_cov_run(db, 80);
+	assert_int_equal(rep_run_load(&a, da), 0);
+	assert_int_equal(rep_run_load(&b, db), 0);
+	opts_default(&o);
+	assert_int_equal(cmp_build(&res, &a, &b, NULL, &o), 0);
+	assert_int_equal(res.ng, 1);
+	for (size_t i = 0; i < res.g[0].nrows; i++) {
+		const char *n = res.g[0].rows[i].name;
+
+		if (!strcmp(n, "coverage.percpu_freelist.lines_pct"))
+			row = &res.g[0].rows[i];
+		/* null on both sides: no row */
+		assert_string_not_equal(n, "coverage.hashtab.branches_pct");
+	}
+	assert_non_null(row);
+	assert_string_equal(row->unit, "%");
+	assert_float_equal(row->a.st.mean, 50.5, 1e-9);
+	assert_float_equal(row->b.st.mean, 80.5, 1e-9);
+	assert_float_equal(row->ratio, 80.5 / 50.5, 1e-9);
+	cmp_result_free(&res);
+	rep_run_free(&a);
+	rep_run_free(&b);
+	assert_int_equal(remove_tree(da), 0);
+	assert_int_equal(remove_tree(db), 0);
+}
+
 /*
  * The map axes: cells of prealloc 1 (default, no -p) and 0 (-p0), two repeats
  * each, in one run. They sort default first, the report draws a line each,
@@ -479,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_cli),
+		cmocka_unit_test(test_coverage_metrics),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
