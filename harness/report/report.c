@@ -11,7 +11,8 @@ static void usage(FILE *f)
 {
 	fputs("usage: htab-torture report RUN_DIR\n"
 	      "  Writes into RUN_DIR: summary.csv, summary.json (extended), report.txt,\n"
-	      "  report.html and plots/ (gnuplot .dat/.gp/.png).\n", f);
+	      "  report.html and plots/ (gnuplot .dat/.gp/.png); with coverage cells also\n"
+	      "  coverage/<workload>/ (genhtml's annotated source, merged per workload).\n", f);
 }
 
 int report_run_dir(const char *dir, bool quiet)
@@ -19,6 +20,7 @@ int report_run_dir(const char *dir, bool quiet)
 	struct rep_run r;
 	struct rep_plots p = { 0 };
 	struct rep_problems pb = { 0 };
+	struct rep_coverage cov = { 0 };
 	json_t *env = NULL;
 	char path[4200];
 	int ret = 1;
@@ -28,7 +30,7 @@ int report_run_dir(const char *dir, bool quiet)
 		goto cleanup;
 	}
 	env = rep_env_build(&r);
-	if (rep_plots_make(&r, &p) || rep_problems_build(&r, &pb))
+	if (rep_plots_make(&r, &p) || rep_problems_build(&r, &pb) || rep_coverage_build(&r, &cov))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/summary.csv", dir);
 	if (rep_write_csv(&r, path))
@@ -37,10 +39,10 @@ int report_run_dir(const char *dir, bool quiet)
 	if (rep_write_json(&r, env, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
-	if (rep_write_txt(&r, env, &pb, path))
+	if (rep_write_txt(&r, env, &pb, &cov, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.html", dir);
-	if (rep_write_html(&r, env, &p, &pb, path))
+	if (rep_write_html(&r, env, &p, &pb, &cov, path))
 		goto cleanup;
 	if (!quiet) {
 		size_t ok = 0;
@@ -51,11 +53,18 @@ int report_run_dir(const char *dir, bool quiet)
 		for (size_t i = 0; i < p.n; i++)
 			if (!p.v[i].ok && strncmp(p.v[i].why, "no data", 7))
 				fprintf(stderr, "error: plot %s: %s\n", p.v[i].name, p.v[i].why);
+		for (size_t i = 0; i < cov.errors.n; i++)
+			fprintf(stderr, "error: coverage: %s\n", cov.errors.v[i]);
+		for (size_t i = 0; i < cov.n; i++)
+			if (!cov.v[i].html)
+				fprintf(stderr, "error: coverage of %s: %s\n", cov.v[i].workload,
+					cov.v[i].why);
 	}
 	ret = 0;
 cleanup:
 	rep_plots_free(&p);
 	rep_problems_free(&pb);
+	rep_coverage_free(&cov);
 	json_decref(env);
 	rep_run_free(&r);
 	return ret;

@@ -348,7 +348,7 @@ static const char *script =
 	"</script>\n";
 
 int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots *p,
-		   const struct rep_problems *pb, const char *path)
+		   const struct rep_problems *pb, const struct rep_coverage *cov, const char *path)
 {
 	char *buf;
 	size_t len;
@@ -370,6 +370,7 @@ int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots 
 	env_html(f, r, env);
 	verdict_html(f, r);
 	ab_html(f, r);
+	rep_coverage_html(f, cov);
 	scaling_html(f, r, p);
 	hist_html(f, r, p);
 	fputs(script, f);

@@ -7,15 +7,16 @@
 #include "rundir/run_load.h"
 #include "report/report_plots.h"
 #include "report/report_problems.h"
+#include "report/report_coverage.h"
 
 /* Each returns 0 or -1 (message on stderr); files are replaced atomically. */
 int rep_write_csv(const struct rep_run *r, const char *path);
 int rep_write_json(const struct rep_run *r, json_t *env, const char *path);
 /* report.txt and report.html open with the problems (rep_problems_build). */
 int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problems *p,
-		  const char *path);
+		  const struct rep_coverage *cov, const char *path);
 int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots *p,
-		   const struct rep_problems *pb, const char *path);
+		   const struct rep_problems *pb, const struct rep_coverage *cov, const char *path);
 
 /* Shared by the writers (report_out.c). */
 FILE *rep_mem_open(char **buf, size_t *len);

@@ -244,7 +244,7 @@ static void hist_text(FILE *f, const struct rep_run *r)
 }
 
 int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problems *p,
-		  const char *path)
+		  const struct rep_coverage *cov, const char *path)
 {
 	char *buf;
 	size_t len;
@@ -260,6 +260,7 @@ int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problem
 	verdict_text(f, r);
 	scaling_text(f, r);
 	ab_text(f, r);
+	rep_coverage_text(f, cov);
 	per_cpu_text(f, r);
 	hist_text(f, r);
 	return rep_mem_commit(f, &buf, &len, path);
