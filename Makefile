@@ -6,6 +6,7 @@
 #   make check   set up and run every test (unit, module build, VM)
 #   make mutants  the kit's self-test: every workload on fixed and on each planted-bug kernel
 #   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
+#   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
 # The guest kernel: Debian's newest installed linux-image-amd64 that also has
 # headers (the module must be built against exactly the kernel that boots).
@@ -20,7 +21,7 @@ DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static \
 	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
 	libbpf-dev bpftool clang llvm linux-source-6.1 bc flex bison \
-	libelf-dev libssl-dev dwarves rsync python3 chromium
+	libelf-dev libssl-dev dwarves rsync python3 chromium lcov
 
 .PHONY: all deps module harness image run check unit-tests kmod-test vm-tests clean
 
@@ -107,3 +108,12 @@ print-kver:
 .PHONY: mutants
 mutants: all image
 	bench/mutants.sh
+
+# Coverage of the allocator (issue 16): every workload at 4 vCPUs on the
+# `coverage` kernel (gcov counters in percpu_freelist.c, hashtab.c,
+# bpf_lru_list.c, memalloc.c; built on demand by the harness), then the
+# workload x function table and the merged percentages of percpu_freelist.c
+# and hashtab.c (bench/coverage/run.sh: COVERAGE_OUT=, COVERAGE_DURATION=, ...).
+.PHONY: coverage
+coverage: all image
+	bench/coverage/run.sh

@@ -261,7 +261,7 @@ static void head_text(FILE *f, const struct rep_coverage *c, bool html)
 {
 	const char *p = html ? "<p>" : "", *e = html ? "</p>\n" : "\n";
 
-	fprintf(f, "%skernel: ", p);
+	fprintf(f, "%skernel: %s", p, c->kernels.n ? "" : "-");
 	for (size_t i = 0; i < c->kernels.n; i++)
 		fprintf(f, "%s%s", i ? ", " : "", c->kernels.v[i]);
 	fprintf(f, " (the coverage variant: gcov counters in the allocator's files). Figures are "
@@ -287,6 +287,10 @@ void rep_coverage_text(FILE *f, const struct rep_coverage *c)
 		return;
 	fputs("Coverage\n", f);
 	head_text(f, c, false);
+	if (!c->n) {
+		fputc('\n', f);
+		return;
+	}
 	nr = rows_of(&c->all, &rows);
 	for (size_t i = 0; i < nr; i++) {
 		int l = (int)strlen(rows[i].fn ? rows[i].fn : base_of(rows[i].file)) + 2;
@@ -328,6 +332,8 @@ void rep_coverage_html(FILE *f, const struct rep_coverage *c)
 		return;
 	fputs("<h2 id=coverage>Coverage</h2>\n", f);
 	head_text(f, c, true);
+	if (!c->n)
+		return;
 	nr = rows_of(&c->all, &rows);
 	fputs("<table class=coverage><tr><th>function</th>", f);
 	for (size_t i = 0; i < c->n; i++) {

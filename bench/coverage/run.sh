@@ -1,0 +1,46 @@
+#!/bin/bash
+# `make coverage`: every workload (kmod/workloads.h, as `run --help` lists
+# them) at 4 vCPUs on the coverage kernel (`run --coverage`, which builds
+# the variant and its module on demand like any variant), then the report's
+# coverage table (workload x function: lines and branches hit/total, merged
+# over each workload's cells) and the merged percentages over all workloads
+# for percpu_freelist.c and hashtab.c. Figures are the workload snapshot
+# (after the workers, before the verdict; harness/FORMAT.md, "Coverage").
+#
+# Environment: COVERAGE_OUT (run directory), COVERAGE_CPUS (4),
+# COVERAGE_DURATION (3 s), COVERAGE_REPEAT (1), COVERAGE_WORKLOADS (comma
+# list, default every workload).
+# Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
+# the report or a coverage figure is missing.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 2
+
+out=${COVERAGE_OUT:-results/coverage-$(date +%Y%m%d-%H%M%S)}
+cpus=${COVERAGE_CPUS:-4}
+duration=${COVERAGE_DURATION:-3}
+repeat=${COVERAGE_REPEAT:-1}
+workloads=${COVERAGE_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
+	sed -n 's/^workloads: //p' | tr ' ' ',')}
+[ -n "$workloads" ] || { echo "coverage: no workloads" >&2; exit 2; }
+
+t0=$(date +%s)
+./harness/htab-torture run --coverage --cpus "$cpus" --workload "$workloads" \
+	--repeat "$repeat" --duration "$duration" --bpftrace none --out "$out"
+rc=$?
+[ $rc -eq 2 ] && exit 2
+./harness/htab-torture report "$out" > /dev/null || exit 1
+wall=$(( $(date +%s) - t0 ))
+
+echo
+sed -n '/^Coverage$/,/^$/p' "$out/report.txt"
+echo "# merged over every workload (union of hit lines and branches):"
+missing=0
+for f in percpu_freelist.c hashtab.c; do
+	row=$(awk -v f="$f" '$1 == f { print "lines " $(NF-1) ", branches " $NF; exit }' \
+		"$out/report.txt")
+	[ -n "$row" ] || { row="no figure (see the errors above)"; missing=1; }
+	echo "  $f: $row"
+done
+echo "# wall ${wall} s; $out/report.html (annotated source: $out/coverage/<workload>/)"
+[ $missing -eq 0 ] || exit 1
+exit $rc
