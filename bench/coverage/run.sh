@@ -15,17 +15,16 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
-out=${COVERAGE_OUT:-results/coverage-$(date +%Y%m%d-%H%M%S)}
-cpus=${COVERAGE_CPUS:-4}
-duration=${COVERAGE_DURATION:-3}
-repeat=${COVERAGE_REPEAT:-1}
-workloads=${COVERAGE_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
-	sed -n 's/^workloads: //p' | tr ' ' ',')}
-[ -n "$workloads" ] || { echo "coverage: no workloads" >&2; exit 2; }
+: "${COVERAGE_OUT:=results/coverage-$(date +%Y%m%d-%H%M%S)}" "${COVERAGE_CPUS:=4}" \
+	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}"
+out=$COVERAGE_OUT
+# The workloads `run` knows (its --help lists kmod/workloads.h's).
+: "${COVERAGE_WORKLOADS:=$(./harness/htab-torture run --help 2>&1 | sed -n 's/^workloads: //p' | tr ' ' ',')}"
+[ -n "$COVERAGE_WORKLOADS" ] || { echo "coverage: no workloads" >&2; exit 2; }
 
 t0=$(date +%s)
-./harness/htab-torture run --coverage --cpus "$cpus" --workload "$workloads" \
-	--repeat "$repeat" --duration "$duration" --bpftrace none --out "$out"
+./harness/htab-torture run --coverage --cpus "$COVERAGE_CPUS" --workload "$COVERAGE_WORKLOADS" \
+	--repeat "$COVERAGE_REPEAT" --duration "$COVERAGE_DURATION" --bpftrace none --out "$out"
 rc=$?
 [ $rc -eq 2 ] && exit 2
 ./harness/htab-torture report "$out" > /dev/null || exit 1
