@@ -27,16 +27,35 @@ static void tool_message(const char *log, char *out, size_t n)
 	free(t);
 }
 
-static int lcov_capture(const char *stage, const char *kdir, const char *info,
-			const char *log, char *err, size_t errn)
+/*
+ * lcov's tracefile of the staged files, only the sources s covers (not the
+ * headers they inline, which genhtml would annotate too).
+ */
+static int lcov_capture(const char *stage, const char *kdir, const struct cov_set *s,
+			const char *info, const char *log, char *err, size_t errn)
 {
-	char *argv[] = { "lcov", "--capture", "--quiet", "--directory", (char *)stage,
-			 "--base-directory", (char *)kdir, "--rc", "lcov_branch_coverage=1",
-			 "--output-file", (char *)info, NULL };
+	struct strv argv = { 0 };
 	struct spawn_opts so = { .log = log, .null_stdin = true };
-	int rc = spawn_run(argv, &so, NULL);
 	char msg[300];
+	int rc;
 
+	strv_push(&argv, "lcov");
+	strv_push(&argv, "--capture");
+	strv_push(&argv, "--quiet");
+	strv_push(&argv, "--directory");
+	strv_push(&argv, stage);
+	strv_push(&argv, "--base-directory");
+	strv_push(&argv, kdir);
+	strv_push(&argv, "--rc");
+	strv_push(&argv, "lcov_branch_coverage=1");
+	for (size_t i = 0; i < s->n; i++) {
+		strv_push(&argv, "--include");
+		strv_pushf(&argv, "*/%s", s->files[i].path);
+	}
+	strv_push(&argv, "--output-file");
+	strv_push(&argv, info);
+	rc = spawn_run(argv.v, &so, NULL);
+	strv_free(&argv);
 	if (!rc)
 		return 0;
 	tool_message(log, msg, sizeof(msg));
@@ -80,7 +99,7 @@ static int one_snapshot(const char *cell_dir, const char *kdir, const char *name
 	snprintf(log, sizeof(log), "%s/lcov-%s.log", tmp, name);
 	rc = cov_from_gcda(dir, kdir, stage, &s, err, errn);
 	if (!rc)
-		rc = lcov_capture(stage, kdir, info, log, err, errn);
+		rc = lcov_capture(stage, kdir, &s, info, log, err, errn);
 	if (!rc) {
 		json_object_set_new(snaps, name, json_pack("{s:s, s:o}", "lcov", base,
 							    "files", cov_set_json(&s)));

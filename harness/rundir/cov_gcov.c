@@ -131,17 +131,28 @@ static int parse_gcov(const char *out, const char *base, struct cov_file *f,
 	return rc;
 }
 
-/* The first line of a tool's stderr into out; false when it said nothing. */
-static bool first_line(const char *log, char *out, size_t n)
+/*
+ * What gcov says when its figures would be wrong though it may exit 0 (a
+ * missing data file reads as "not executed"); other stderr lines (e.g. arcs
+ * warnings) leave the counts good.
+ */
+static const char *const gcov_failures[] = {
+	"mismatch", "cannot open", "not a gcov", "corrupt", "version", NULL,
+};
+
+/* The first line of gcov's stderr into out; true when it says a failure. */
+static bool gcov_failed(const char *log, char *out, size_t n)
 {
 	char *t = read_file(log, NULL), *nl;
-	bool said = t && *t;
+	bool failed = false;
 
-	snprintf(out, n, "%s", said ? t : "no message");
+	snprintf(out, n, "%s", t && *t ? t : "no message");
 	if ((nl = strchr(out, '\n')))
 		*nl = 0;
+	for (const char *const *w = gcov_failures; t && *w && !failed; w++)
+		failed = strstr(t, *w) != NULL;
 	free(t);
-	return said;
+	return failed;
 }
 
 /* One .gcda (gcda: its path; obj: its tree-relative object without suffix). */
@@ -180,8 +191,7 @@ static int one_gcda(const char *gcda, const char *obj, const char *kdir, const c
 
 		rc = spawn_run(argv, &so, &out);
 	}
-	/* gcov says a stamp mismatch or a missing .gcno on stderr and may still exit 0. */
-	if (first_line(log, msg, sizeof(msg)) || rc || !out)
+	if (gcov_failed(log, msg, sizeof(msg)) || rc || !out)
 		snprintf(err, errn, "gcov failed on %s (exit %d): %s", gcda, rc, msg);
 	else
 		rc = parse_gcov(out, base, f, err, errn) ? -1 : 0;
