@@ -36,7 +36,7 @@ int report_run_dir(const char *dir, bool quiet)
 	if (rep_write_csv(&r, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
-	if (rep_write_json(&r, env, path))
+	if (rep_write_json(&r, env, &cov, path))
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.txt", dir);
 	if (rep_write_txt(&r, env, &pb, &cov, path))

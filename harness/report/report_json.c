@@ -138,7 +138,23 @@ static json_t *group_json(const struct rep_group *g)
 			 "pop_ns_all_repeats", stats_of(&g->pop));
 }
 
-int rep_write_json(const struct rep_run *r, json_t *env, const char *path)
+/* The coverage section's figures: per workload (merged over its cells) and over all. */
+static json_t *coverage_json(const struct rep_coverage *cov)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < cov->n; i++) {
+		json_t *f = cov_figures(&cov->v[i].set, NULL);
+
+		json_object_set_new(f, "cells", json_integer((json_int_t)cov->v[i].ncells));
+		json_object_set_new(o, cov->v[i].workload, f);
+	}
+	json_object_set_new(o, "all workloads", cov_figures(&cov->all, NULL));
+	return o;
+}
+
+int rep_write_json(const struct rep_run *r, json_t *env, const struct rep_coverage *cov,
+		   const char *path)
 {
 	json_t *root = r->summary ? json_deep_copy(r->summary) : json_object();
 	json_t *cells = json_array(), *groups = json_array();
@@ -159,6 +175,8 @@ int rep_write_json(const struct rep_run *r, json_t *env, const char *path)
 	json_object_set_new(root, "groups", groups);
 	json_object_set_new(root, "verdicts", verdicts);
 	json_object_set(root, "environment", env);
+	if (cov->n)
+		json_object_set_new(root, "coverage", coverage_json(cov));
 	text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	ret = text ? write_file_atomic(path, text, strlen(text)) : -1;

@@ -11,7 +11,9 @@
 
 /* Each returns 0 or -1 (message on stderr); files are replaced atomically. */
 int rep_write_csv(const struct rep_run *r, const char *path);
-int rep_write_json(const struct rep_run *r, json_t *env, const char *path);
+/* cov: its per-workload merged percentages go under "coverage" (none: absent). */
+int rep_write_json(const struct rep_run *r, json_t *env, const struct rep_coverage *cov,
+		   const char *path);
 /* report.txt and report.html open with the problems (rep_problems_build). */
 int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problems *p,
 		  const struct rep_coverage *cov, const char *path);

@@ -33,7 +33,10 @@ const size_t cov_nkey_functions = sizeof(cov_key_functions) / sizeof(cov_key_fun
 
 json_t *cov_figures(const struct cov_set *s, const char *kdir)
 {
-	json_t *j = json_pack("{s:s, s:s}", "snapshot", COV_MAIN_SNAPSHOT, "tree", kdir);
+	json_t *j = json_pack("{s:s}", "snapshot", COV_MAIN_SNAPSHOT);
+
+	if (kdir)
+		json_object_set_new(j, "tree", json_string(kdir));
 
 	for (size_t i = 0; i < cov_nmetrics; i++) {
 		const struct cov_metric *m = &cov_metrics[i];

@@ -97,6 +97,6 @@ extern const size_t cov_nmetrics;
 /* The allocator's functions the report lists first, in this order. */
 extern const char *const cov_key_functions[];
 extern const size_t cov_nkey_functions;
-/* cell.json "coverage": the snapshot and every metric's percentage. */
+/* cell.json "coverage": the snapshot, the tree (kdir; NULL: none) and every metric's percentage. */
 json_t *cov_figures(const struct cov_set *s, const char *kdir);
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "rundir/axes.h"
+#include "rundir/coverage.h"
 #include "rundir/summary.h"
 #include "lib/numfmt.h"
 #include "lib/util.h"
@@ -197,6 +198,43 @@ static void print_spread(FILE *f, json_t *cells, size_t first, bool *done, const
 	fprintf(f, ROW_B, ops, "", "", "", verdict);
 }
 
+/*
+ * Coverage cells (cell.json "coverage"): one line each, lines%/branches% of
+ * every file of the coverage list (rundir/coverage.h), or the error.
+ */
+static void print_coverage(FILE *f, json_t *cells)
+{
+	size_t i, hdr = 0;
+	json_t *c;
+	char l[32], b[32];
+
+	json_array_foreach(cells, i, c) {
+		json_t *cov = json_object_get(c, "coverage");
+		const char *err = json_string_value(json_object_get(cov, "error"));
+
+		if (!cov)
+			continue;
+		if (!hdr++)
+			fprintf(f, "\ncoverage (workload snapshot: lines%%/branches%% hit):\n");
+		fprintf(f, "  %s", str(c, "cell"));
+		if (err)
+			fprintf(f, "  error: %s", err);
+		for (size_t m = 0; !err && m < cov_nmetrics; m++) {
+			const struct cov_metric *x = &cov_metrics[m];
+
+			if (x->kind != COV_LINES)
+				continue;
+			num_text(l, sizeof(l), num(cov, x->name), 1);
+			snprintf(b, sizeof(b), "-");
+			for (size_t k = 0; k < cov_nmetrics; k++)
+				if (cov_metrics[k].kind == COV_BRANCHES && !strcmp(cov_metrics[k].file, x->file))
+					num_text(b, sizeof(b), num(cov, cov_metrics[k].name), 1);
+			fprintf(f, "  %s %s/%s", x->file, l, b);
+		}
+		fputc('\n', f);
+	}
+}
+
 void summary_print(FILE *f, json_t *cells)
 {
 	size_t i, n = json_array_size(cells);
@@ -225,6 +263,7 @@ void summary_print(FILE *f, json_t *cells)
 			if (!done[i])
 				print_spread(f, cells, i, done, w);
 	}
+	print_coverage(f, cells);
 	if (tcg)
 		fprintf(f, "(tcg: emulated, not hardware figures)\n");
 	free(done);

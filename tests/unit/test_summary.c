@@ -72,10 +72,37 @@ static void test_no_spread_without_repeats(void **state)
 	json_decref(cells);
 }
 
+/* Coverage cells get a line each: lines%/branches% per file of the coverage list, or the error. */
+static void test_coverage_lines(void **state)
+{
+	json_t *cells = json_array(), *a = cell("coverage", 0, "PASS", 100);
+	json_t *b = cell("coverage", 1, "PASS", 100);
+	char *out;
+
+	(void)state;
+	json_object_set_new(a, "cell", json_string("v16-full_update-coverage-none-r0"));
+	json_object_set_new(a, "coverage", json_pack("{s:s, s:f, s:f, s:f, s:n}",
+		"snapshot", "workload", "percpu_freelist.lines_pct", 45.0,
+		"percpu_freelist.branches_pct", 30.25, "hashtab.lines_pct", 12.5,
+		"hashtab.branches_pct"));
+	json_object_set_new(b, "cell", json_string("v16-full_update-coverage-none-r1"));
+	json_object_set_new(b, "coverage", json_pack("{s:s}", "error", "gcov failed on x.gcda"));
+	json_array_append_new(cells, a);
+	json_array_append_new(cells, b);
+	out = table(cells);
+	assert_non_null(strstr(out, "coverage (workload snapshot: lines%/branches% hit):\n"));
+	assert_non_null(strstr(out, "  v16-full_update-coverage-none-r0  percpu_freelist.c 45.0/30.2"
+				    "  hashtab.c 12.5/-  bpf_lru_list.c -/-"));
+	assert_non_null(strstr(out, "  v16-full_update-coverage-none-r1  error: gcov failed on x.gcda\n"));
+	free(out);
+	json_decref(cells);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spread_rows),
+		cmocka_unit_test(test_coverage_lines),
 		cmocka_unit_test(test_no_spread_without_repeats),
 	};
 
