@@ -90,7 +90,8 @@ int cov_func_ranges(const char *src, struct cov_file *f, char *err, size_t errn)
 		} else if (l[0] == '{' && cand && strspn(l + 1, " \t\r") + 1 >= len) {
 			body = true;
 			start = cand_line;
-		} else if (!len || l[0] == '}' || l[0] == '#') {
+		} else if (l[0] == '}' || l[0] == '#') {
+			/* A blank line keeps it: bpf_lru_list.c has one before a '{'. */
 			free(cand);
 			cand = NULL;
 		} else if (!isspace((unsigned char)l[0])) {

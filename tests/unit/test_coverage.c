@@ -93,6 +93,49 @@ static void test_map_to_tree(void **s)
 	assert_int_equal(remove_tree(x.root), 0);
 }
 
+/* Kernel-style definitions, and what only looks like one. */
+static void test_func_ranges(void **s)
+{
+	static const char src[] =
+		"static int proto(int a);\n"			/* 1 */
+		"static const struct ops o = {\n"		/* 2 */
+		"\t.f = proto,\n"
+		"};\n"
+		"static unsigned int shrink(int a,\n"		/* 5 */
+		"\t\t\t   int b)\n"
+		"\n"
+		"{\n"
+		"\treturn a;\n"
+		"}\n"						/* 10 */
+		"__attribute__((noinline)) static struct x *\n"
+		"pop_nmi(struct s *s)\n"			/* 12 */
+		"{\n"
+		"\tif (s)\n"
+		"\t\treturn 0;\n"
+		"}\n"						/* 16 */
+		"EXPORT_SYMBOL(pop_nmi);\n";
+	char path[] = "/tmp/ht-covfn-XXXXXX", err[256];
+	struct cov_file f = { 0 };
+	int fd = mkstemp(path);
+
+	(void)s;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, src, sizeof(src) - 1), (ssize_t)sizeof(src) - 1);
+	close(fd);
+	assert_int_equal(cov_func_ranges(path, &f, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(f.nfuncs, 2);
+	assert_string_equal(f.funcs[0].name, "shrink");
+	assert_int_equal(f.funcs[0].start, 5);
+	assert_int_equal(f.funcs[0].end, 10);
+	assert_string_equal(f.funcs[1].name, "pop_nmi");
+	assert_int_equal(f.funcs[1].start, 12);
+	assert_int_equal(f.funcs[1].end, 16);
+	for (size_t i = 0; i < f.nfuncs; i++)
+		free(f.funcs[i].name);
+	free(f.funcs);
+}
+
 /* `fx 12` runs sum_to() and the inlined clamp(); `fx 2` neither. */
 static void test_cell_figures(void **s)
 {
@@ -195,6 +238,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_map_to_tree),
+		cmocka_unit_test(test_func_ranges),
 		cmocka_unit_test(test_cell_figures),
 		cmocka_unit_test(test_errors),
 	};
