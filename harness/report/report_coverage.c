@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/spawn.h"
 #include "lib/util.h"
@@ -102,6 +103,7 @@ static void annotate(const struct rep_run *r, struct rep_cov_workload *w, const 
 	}
 	if (!rc) {
 		(void)!asprintf(&w->html, "coverage/%s/index.html", w->workload);
+		unlink(log);	/* kept only to say why */
 		return;
 	}
 	t = read_file(log, NULL);
