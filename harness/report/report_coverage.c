@@ -2,7 +2,7 @@
  * Coverage section of the report (report_coverage.h). Cells merge by
  * union: a line or branch is hit for a workload when any of its cells hit
  * it. Names printed in HTML are identifiers (workloads, kernel labels,
- * function names) and need no escaping.
+ * function names); messages are escaped.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -12,6 +12,7 @@
 #include "lib/spawn.h"
 #include "lib/util.h"
 #include "report/report_coverage.h"
+#include "report/report_out.h"
 
 struct wl_build {
 	struct strv infos;	/* the cells' tracefiles */
@@ -274,8 +275,14 @@ static void head_text(FILE *f, const struct rep_coverage *c, bool html)
 		"(___pcpu_freelist_pop, ...) have their own rows.%s", p, e);
 	if (c->tcg)
 		fprintf(f, "%s(tcg: emulated, not hardware figures; coverage is not timing)%s", p, e);
-	for (size_t i = 0; i < c->errors.n; i++)
-		fprintf(f, "%serror: %s%s", html ? "<p class=missing>" : "", c->errors.v[i], e);
+	for (size_t i = 0; i < c->errors.n; i++) {
+		fputs(html ? "<p class=missing>error: " : "error: ", f);
+		if (html)
+			rep_html_esc(f, c->errors.v[i]);
+		else
+			fputs(c->errors.v[i], f);
+		fputs(e, f);
+	}
 }
 
 void rep_coverage_text(FILE *f, const struct rep_coverage *c)
@@ -340,12 +347,13 @@ void rep_coverage_html(FILE *f, const struct rep_coverage *c)
 	fputs("<table class=coverage><tr><th>function</th>", f);
 	for (size_t i = 0; i < c->n; i++) {
 		fprintf(f, "<th>%s (%zu cells)", c->v[i].workload, c->v[i].ncells);
-		if (c->v[i].html)
-			fprintf(f, "<br><a href=\"%s\">annotated source</a>", c->v[i].html);
-		else
-			fprintf(f, "<br><span class=missing>no annotated source: %s</span>",
-				c->v[i].why ? c->v[i].why : "?");
-		fputs("</th>", f);
+		if (c->v[i].html) {
+			fprintf(f, "<br><a href=\"%s\">annotated source</a></th>", c->v[i].html);
+			continue;
+		}
+		fputs("<br><span class=missing>no annotated source: ", f);
+		rep_html_esc(f, c->v[i].why);
+		fputs("</span></th>", f);
 	}
 	fputs("<th>all workloads</th></tr>\n", f);
 	for (size_t i = 0; i < nr; i++) {

@@ -10,19 +10,6 @@
 #include "report/report_env.h"
 #include "report/report_out.h"
 
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static void td_num(FILE *f, double v, const char *fmt)
 {
 	fputs("<td class=n>", f);
@@ -60,19 +47,19 @@ static void figure(FILE *f, const struct rep_plot *pl, const char *caption)
 	fputs("<div class=fig>", f);
 	if (pl && pl->ok) {
 		fputs("<img src=\"plots/", f);
-		esc(f, pl->name);
+		rep_html_esc(f, pl->name);
 		fputs(".png\" alt=\"", f);
-		esc(f, caption);
+		rep_html_esc(f, caption);
 		fputs("\">", f);
 	} else {
 		fputs("<p class=missing>", f);
-		esc(f, caption);
+		rep_html_esc(f, caption);
 		fputs(": ", f);
-		esc(f, pl ? pl->why : "not plotted");
+		rep_html_esc(f, pl ? pl->why : "not plotted");
 		fputs("</p>", f);
 	}
 	fputs("<p>", f);
-	esc(f, caption);
+	rep_html_esc(f, caption);
 	fputs("</p></div>\n", f);
 }
 
@@ -90,32 +77,32 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 		      "Timings come from an emulated CPU: compare kernels with each other, "
 		      "never with hardware figures.</p>\n", f);
 	fputs("<h2>Environment</h2>\n<table id=env><tr><th>host (run)</th><td>", f);
-	esc(f, h);
+	rep_html_esc(f, h);
 	fputs("</td></tr><tr><th>accelerator</th><td>", f);
-	esc(f, acc);
+	rep_html_esc(f, acc);
 	if (r->any_tcg)
 		fputs(" <b>(TCG = emulated)</b>", f);
 	fputs("</td></tr><tr><th>report made</th><td>", f);
-	esc(f, json_string_value(json_object_get(env, "generated_at")));
+	rep_html_esc(f, json_string_value(json_object_get(env, "generated_at")));
 	fputs(" on ", f);
-	esc(f, json_string_value(json_object_get(env, "report_host")));
+	rep_html_esc(f, json_string_value(json_object_get(env, "report_host")));
 	fputs("</td></tr></table>\n<h3>Kernels</h3>\n<table id=kernels><tr><th>label</th>"
 	      "<th>release</th><th>image</th><th>sha256</th></tr>\n", f);
 	json_array_foreach(json_object_get(env, "kernels"), i, k) {
 		const char *sha = json_string_value(json_object_get(k, "sha256"));
 
 		fputs("<tr><td>", f);
-		esc(f, json_string_value(json_object_get(k, "label")));
+		rep_html_esc(f, json_string_value(json_object_get(k, "label")));
 		fputs("</td><td>", f);
-		esc(f, json_string_value(json_object_get(k, "release")) ?: "unknown");
+		rep_html_esc(f, json_string_value(json_object_get(k, "release")) ?: "unknown");
 		fputs("</td><td><code>", f);
-		esc(f, json_string_value(json_object_get(k, "image")) ?: "not recorded");
+		rep_html_esc(f, json_string_value(json_object_get(k, "image")) ?: "not recorded");
 		fputs("</code></td><td><code>", f);
-		esc(f, sha ? sha : "not available");
+		rep_html_esc(f, sha ? sha : "not available");
 		fputs("</code> ", f);
 		if (sha) {
 			fputs("<small>(", f);
-			esc(f, json_string_value(json_object_get(k, "sha256_source")));
+			rep_html_esc(f, json_string_value(json_object_get(k, "sha256_source")));
 			fputs(")</small>", f);
 		}
 		fputs("</td></tr>\n", f);
@@ -126,9 +113,9 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 		char *vals = rep_env_join(v);
 
 		fputs("<tr><td>", f);
-		esc(f, key);
+		rep_html_esc(f, key);
 		fputs("</td><td>", f);
-		esc(f, vals);
+		rep_html_esc(f, vals);
 		fputs("</td></tr>\n", f);
 		free(vals);
 	}
@@ -152,29 +139,29 @@ static void problems_html(FILE *f, const struct rep_problems *p)
 		char *first;
 
 		fprintf(f, "<tr class=\"v-%s\" data-verdict=\"%s\"><td><b>", g->verdict, g->verdict);
-		esc(f, g->title);
+		rep_html_esc(f, g->title);
 		fprintf(f, "</b></td><td>%s</td><td>", g->verdict);
 		for (size_t k = 0; k < g->nkernels; k++) {
 			fputs(k ? ", " : "", f);
-			esc(f, g->kernels[k]);
+			rep_html_esc(f, g->kernels[k]);
 		}
 		fprintf(f, "</td><td class=n>%zu</td><td>", g->ncells);
 		for (size_t k = 0; k < g->ncells; k++) {
 			fputs(k ? "<br>" : "", f);
 			fputs("<code>", f);
-			esc(f, g->cells[k]->id);
+			rep_html_esc(f, g->cells[k]->id);
 			fputs("</code>", f);
 		}
 		fputs("</td><td><details><summary>", f);
 		first = strndup(g->excerpt, strcspn(g->excerpt, "\n"));
-		esc(f, first);
+		rep_html_esc(f, first);
 		free(first);
 		fputs("</summary><pre class=excerpt>", f);
-		esc(f, g->excerpt);
+		rep_html_esc(f, g->excerpt);
 		fputs("</pre></details></td><td>", f);
 		if (g->console) {
 			fputs("<a href=\"", f);
-			esc(f, g->console);
+			rep_html_esc(f, g->console);
 			fputs("\">console.log</a>", f);
 		}
 		fputs("</td></tr>\n", f);
@@ -197,24 +184,24 @@ static void verdict_html(FILE *f, const struct rep_run *r)
 		char *notes = rep_cell_notes(c);
 
 		fprintf(f, "<tr class=\"v-%s\" data-verdict=\"%s\"><td><code>", c->verdict, c->verdict);
-		esc(f, c->id);
+		rep_html_esc(f, c->id);
 		fprintf(f, "</code></td><td class=n>%d</td><td>", c->vcpus);
-		esc(f, c->workload);
+		rep_html_esc(f, c->workload);
 		fputs("</td><td>", f);
-		esc(f, c->kernel);
+		rep_html_esc(f, c->kernel);
 		fputs("</td><td>", f);
-		esc(f, c->noise);
+		rep_html_esc(f, c->noise);
 		fputs("</td><td>", f);
-		esc(f, c->fault);
+		rep_html_esc(f, c->fault);
 		fprintf(f, "</td><td class=n>%d</td><td>", c->repeat);
-		esc(f, c->accel);
+		rep_html_esc(f, c->accel);
 		fprintf(f, "</td><td><b>%s</b></td>", c->verdict);
 		td_num(f, c->has_module ? c->ops_per_sec : NAN, "%.0f");
 		td_num(f, c->has_module ? c->evs_per_cpu : NAN, "%.0f");
 		td_num(f, pop ? hist_percentile(&pop->h, 50) : NAN, "%.0f");
 		td_num(f, pop ? hist_percentile(&pop->h, 99) : NAN, "%.0f");
 		fputs("<td class=sig>", f);
-		esc(f, notes);
+		rep_html_esc(f, notes);
 		fputs("</td></tr>\n", f);
 		free(notes);
 	}
@@ -230,7 +217,7 @@ static void scaling_html(FILE *f, const struct rep_run *r, const struct rep_plot
 		const char *wl = r->workloads[w];
 
 		fputs("<h3>", f);
-		esc(f, wl);
+		rep_html_esc(f, wl);
 		fputs("</h3>\n<div class=row>\n", f);
 		figure(f, rep_plot_find(p, PK_SCALING_EVS, wl, NULL, 0), "events/s per CPU vs vCPUs");
 		figure(f, rep_plot_find(p, PK_SCALING_POP, wl, NULL, 0),
@@ -245,7 +232,7 @@ static void scaling_html(FILE *f, const struct rep_run *r, const struct rep_plot
 			if (strcmp(g->workload, wl))
 				continue;
 			fputs("<tr><td>", f);
-			esc(f, g->series);
+			rep_html_esc(f, g->series);
 			fprintf(f, "</td><td class=n>%d</td><td class=n>%zu</td><td class=n>%zu</td>",
 				g->vcpus, g->ncells, g->nok);
 			td_pm(f, &g->evs_per_cpu);
@@ -278,9 +265,9 @@ static void hist_html(FILE *f, const struct rep_run *r, const struct rep_plots *
 		const struct rep_group *g = &r->groups[i];
 
 		fputs("<h3>", f);
-		esc(f, g->workload);
+		rep_html_esc(f, g->workload);
 		fputs(", ", f);
-		esc(f, g->series);
+		rep_html_esc(f, g->series);
 		fprintf(f, ", %d vCPU</h3>\n<div class=row>\n", g->vcpus);
 		snprintf(cap, sizeof(cap), "module latency_ns, %d vCPU", g->vcpus);
 		figure(f, rep_plot_find(p, PK_LAT_MODULE, g->workload, g->series, g->vcpus), cap);
@@ -309,7 +296,7 @@ static void ab_html(FILE *f, const struct rep_run *r)
 		return;
 	fputs("<h2>A/B</h2>\n<p>Per-kernel means &plusmn; stddev over repeats; %change of the "
 	      "mean against <b>", f);
-	esc(f, base);
+	rep_html_esc(f, base);
 	fputs("</b>.</p>\n<table id=ab><tr><th>workload</th><th>vCPUs</th><th>kernel</th>"
 	      "<th>ev/s per CPU</th><th>%change</th><th>pop p50</th><th>%change</th>"
 	      "<th>pop p99</th><th>%change</th></tr>\n<tr class=units><td></td><td>count</td>"
@@ -326,9 +313,9 @@ static void ab_html(FILE *f, const struct rep_run *r)
 				if (!g)
 					continue;
 				fputs("<tr><td>", f);
-				esc(f, g->workload);
+				rep_html_esc(f, g->workload);
 				fprintf(f, "</td><td class=n>%d</td><td>", g->vcpus);
-				esc(f, g->kernel);
+				rep_html_esc(f, g->kernel);
 				fputs("</td>", f);
 				ab_cell(f, &g0->evs_per_cpu, &g->evs_per_cpu);
 				ab_cell(f, &g0->pop_p50, &g->pop_p50);
@@ -359,7 +346,7 @@ int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots 
 	fprintf(f, "<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>\n<title>"
 		"htab-torture report</title>\n<style>%s</style></head>\n"
 		"<body data-images-ok=\"pending\">\n<h1>htab-torture report</h1>\n<p>Run <code>", css);
-	esc(f, r->dir);
+	rep_html_esc(f, r->dir);
 	fprintf(f, "</code>: %zu cells. Also: <a href=\"report.txt\">report.txt</a>, "
 		"<a href=\"summary.csv\">summary.csv</a>, <a href=\"summary.json\">summary.json</a>.</p>\n",
 		r->n);

@@ -25,6 +25,8 @@ FILE *rep_mem_open(char **buf, size_t *len);
 int rep_mem_commit(FILE *f, char **buf, size_t *len, const char *path);
 /* The percent change of b against a; NAN when a is 0 or either is missing. */
 double rep_pct_change(double a, double b);
+/* s with < > & " as HTML entities. */
+void rep_html_esc(FILE *f, const char *s);
 /* Distinct module latency op names over the run's cells. */
 size_t rep_ops(const struct rep_run *r, const char **out, size_t max);
 /* "why not" text of a cell, or NULL: signature, reason, notes joined. */
