@@ -312,6 +312,8 @@ void rep_coverage_text(FILE *f, const struct rep_coverage *c)
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, " %*s", w, c->v[i].workload);
 	fprintf(f, " %*s\n", w, "all workloads");
+	if (nr && rows[0].fn)
+		fputs("allocator paths\n", f);
 	for (size_t i = 0; i < nr; i++) {
 		if (!rows[i].fn)
 			fprintf(f, "%-*s", fw, base_of(rows[i].file));
@@ -356,6 +358,8 @@ void rep_coverage_html(FILE *f, const struct rep_coverage *c)
 		fputs("</span></th>", f);
 	}
 	fputs("<th>all workloads</th></tr>\n", f);
+	if (nr && rows[0].fn)
+		fprintf(f, "<tr><th colspan=%zu>allocator paths</th></tr>\n", c->n + 2);
 	for (size_t i = 0; i < nr; i++) {
 		fprintf(f, rows[i].fn ? "<tr><td><code>%s</code></td>" : "<tr><th>%s</th>",
 			rows[i].fn ? rows[i].fn : base_of(rows[i].file));
