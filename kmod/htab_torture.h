@@ -186,6 +186,7 @@ enum ht_selftest {
 int ht_map_open(u32 map_id);
 void ht_map_close(void);
 int ht_map_fill(u32 n, u64 flags);
+int ht_map_fill_except(u32 n, u64 flags, bool (*skip)(u32 key));
 int ht_map_delete_all(u64 *deleted, u64 limit, void (*visit)(u32 key));
 u64 ht_map_footprint(void);
 
@@ -259,7 +260,22 @@ bool ht_check_mismatch(struct ht_thread *t, u32 key, u32 writer, u64 seq,
 		       bool racy, const struct ht_stamp *seen);
 void ht_double_alloc(struct ht_thread *t, u32 key);
 void ht_check_presence(struct ht_thread *t, u32 key, u64 seq);
-void ht_stamp_fill(void *value, u32 key, u32 writer, u64 seq);
+/* Writes @value's stamp (the first 16 bytes of every value). */
+static inline void ht_stamp_fill(void *value, u32 key, u32 writer, u64 seq)
+{
+	struct ht_stamp *s = value;
+
+	s->key = key;
+	s->writer = writer;
+	s->seq = seq;
+}
+
+/* Copies a live value's stamp, field by field: a writer may be storing. */
+static inline struct ht_stamp ht_stamp_read(const struct ht_stamp *v)
+{
+	return (struct ht_stamp){ READ_ONCE(v->key), READ_ONCE(v->writer),
+				  READ_ONCE(v->seq) };
+}
 
 /*
  * Is @s what @key should hold? @writer HT_WRITER_ANY: any writer; @seq 0:
@@ -293,11 +309,8 @@ static inline bool ht_peek(u32 key, struct ht_stamp *s)
 	rcu_read_lock();
 	migrate_disable();
 	v = map->ops->map_lookup_elem(map, &key);
-	if (v) {
-		s->key = READ_ONCE(v->key);
-		s->writer = READ_ONCE(v->writer);
-		s->seq = READ_ONCE(v->seq);
-	}
+	if (v)
+		*s = ht_stamp_read(v);
 	migrate_enable();
 	rcu_read_unlock();
 	return v;
@@ -330,13 +343,10 @@ static inline bool ht_check(struct ht_thread *t, u32 key, u32 writer,
  */
 static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 {
-	struct ht_stamp *stamp = t->value;
 	u64 t0;
 	int ret;
 
-	stamp->key = key;
-	stamp->writer = t->idx;
-	stamp->seq = ++t->seq;
+	ht_stamp_fill(t->value, key, t->idx, ++t->seq);
 	t0 = ht_op_begin(t, HT_OP_UPDATE);
 	ret = ht_map_update_raw(key, t->value, flags);
 	if (unlikely(ht.selftest == HT_SELFTEST_DOUBLE_ALLOC) &&
@@ -362,11 +372,8 @@ static inline int ht_lookup(struct ht_thread *t, u32 key, u32 writer)
 	rcu_read_lock();
 	migrate_disable();
 	v = map->ops->map_lookup_elem(map, &key);
-	if (v && ht.verify) {
-		s.key = READ_ONCE(v->key);
-		s.writer = READ_ONCE(v->writer);
-		s.seq = READ_ONCE(v->seq);
-	}
+	if (v && ht.verify)
+		s = ht_stamp_read(v);
 	migrate_enable();
 	rcu_read_unlock();
 	ht_op_end(t, HT_OP_LOOKUP, t0, v ? 0 : -ENOENT);
@@ -421,6 +428,7 @@ int ht_cpus_parse(const char *list, struct cpumask *mask);
 void ht_report_events(const char *test_name);
 void ht_report_per_prod_op(void);
 int ht_fill_for_setup(u32 n);
+int ht_fill_for_setup_except(u32 n, bool (*skip)(u32 key));
 
 /* results_json.c */
 int ht_results_build(void);

@@ -297,12 +297,21 @@ void ht_report_per_prod_op(void)
 /* Fill keys 0..n-1 for a workload's setup; failures become setup_errors. */
 int ht_fill_for_setup(u32 n)
 {
-	int ret = ht_map_fill(n, BPF_NOEXIST);
+	return ht_fill_for_setup_except(n, NULL);
+}
+
+/* As ht_fill_for_setup(), leaving out the keys @skip says (NULL: none). */
+int ht_fill_for_setup_except(u32 n, bool (*skip)(u32 key))
+{
+	int ret = ht_map_fill_except(n, BPF_NOEXIST, skip);
+	u32 key, tried = n;
 
 	if (ret < 0)
 		return ret;
+	for (key = 0; skip && key < n; key++)
+		tried -= skip(key);
 	ht.setup_errors += ret;
-	ht.fill_ok = n - ret;
+	ht.fill_ok = tried - ret;
 	return 0;
 }
 

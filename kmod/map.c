@@ -169,10 +169,18 @@ u64 ht_map_footprint(void)
  */
 int ht_map_fill(u32 n, u64 flags)
 {
+	return ht_map_fill_except(n, flags, NULL);
+}
+
+/* As ht_map_fill(), leaving out the keys @skip says (NULL: none). */
+int ht_map_fill_except(u32 n, u64 flags, bool (*skip)(u32 key))
+{
 	int failed = 0;
 	u32 key;
 
 	for (key = 0; key < n; key++) {
+		if (skip && skip(key))
+			continue;
 		ht_stamp_fill(ht.ctl_value, key, HT_WRITER_CTL, ++ht.ctl_seq);
 		if (ht_map_update_raw(key, ht.ctl_value, flags))
 			failed++;

@@ -10,6 +10,15 @@
  * for a list's last element, a pop racing the owner's push), which the
  * paired add_del_on_diff_cpu opens far less often.
  *
+ * A hash map starts full but for half the adders' keys (ballast: the
+ * deleter's own keys, which it never deletes, and keys above the adders'):
+ * at most half the adders' keys fit, so there are always adders whose key
+ * is absent, and each delete frees one element that all of them race for.
+ * One pop wins; the others find the list emptied between their lock-free
+ * look and the lock (the pop's lost-race branch, which no other workload
+ * reaches: `make coverage`) or every list empty (E2BIG). LRU maps evict
+ * rather than run out: they start empty.
+ *
  * Checks as in add_del_on_diff_cpu: the deleter sees the owning adder's
  * stamp before it deletes; an adder whose insert finds its key still there
  * sees its own last stamp (looked at twice: the deleter may be deleting).
@@ -22,6 +31,26 @@
 static u32 amdo_keys(void)
 {
 	return min_t(u32, HT_BATCH * ht.nr_threads, ht.max_entries);
+}
+
+/* An adder's key: below amdo_keys() and not the deleter's (key % T == 0). */
+static bool amdo_adders_key(u32 key)
+{
+	return key < amdo_keys() && key % ht.nr_threads;
+}
+
+static int add_many_del_one_setup(void)
+{
+	u32 n = amdo_keys(), adders = 0, key, want, extra;
+
+	if (ht.lru)
+		return 0;
+	for (key = 0; key < n; key++)
+		adders += amdo_adders_key(key);
+	/* capacity less half the adders' keys: the deleter's, then n, n + 1, ... */
+	want = ht.max_entries - adders / 2;
+	extra = want > n - adders ? want - (n - adders) : 0;
+	return ht_fill_for_setup_except(n + extra, amdo_adders_key);
 }
 
 static int add_many_del_one_validate(void)
@@ -72,12 +101,13 @@ static void add_many_del_one_step(struct ht_thread *t)
 
 static u64 add_many_del_one_max_live(void)
 {
-	return amdo_keys();
+	return ht.lru ? amdo_keys() : ht.max_entries;
 }
 
 const struct ht_workload ht_wl_add_many_del_one = {
 	.name = "add_many_del_one",
 	.validate = add_many_del_one_validate,
+	.setup = add_many_del_one_setup,
 	.step = add_many_del_one_step,
 	.report = ht_report_per_prod_op,
 	.max_live = add_many_del_one_max_live,
