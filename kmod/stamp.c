@@ -61,15 +61,6 @@ void ht_double_alloc(struct ht_thread *t, u32 key)
 	t->stats->live_delta++;
 }
 
-void ht_stamp_fill(void *value, u32 key, u32 writer, u64 seq)
-{
-	struct ht_stamp *s = value;
-
-	s->key = key;
-	s->writer = writer;
-	s->seq = seq;
-}
-
 /*
  * A key with one writer is present exactly when that writer last stored
  * it (@seq != 0) on a map that never evicts: anything else lost a stored

@@ -118,8 +118,7 @@ static const char *ht_writer_name(u32 w, char *buf, size_t len)
 /* One stamp of a live element: its own key, a real writer, a past seq. */
 static void ht_walk_stamp(u32 key, int cpu, const struct ht_stamp *v)
 {
-	struct ht_stamp s = { READ_ONCE(v->key), READ_ONCE(v->writer),
-			      READ_ONCE(v->seq) };
+	struct ht_stamp s = ht_stamp_read(v);
 	struct ht_verdict *vd = &ht.verdict;
 	char w[16];
 
