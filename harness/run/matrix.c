@@ -40,6 +40,17 @@ static const char **axis_values(const struct run_opts *o, int a, struct plan *p,
 	return v;
 }
 
+/*
+ * Crossings of the axes that are no cell: the kernel refuses an LRU map
+ * without preallocation (htab_map_alloc_check(): EINVAL), so
+ * `--map-type hash,lru_hash --prealloc 1,0` means the three others.
+ */
+static bool cell_possible(const struct plan_cell *c)
+{
+	return !(c->ax[AX_MAP_TYPE] && !strncmp(c->ax[AX_MAP_TYPE], "lru", 3) &&
+		 c->ax[AX_PREALLOC] && !strcmp(c->ax[AX_PREALLOC], "0"));
+}
+
 int plan_build(const struct run_opts *o, struct plan *p)
 {
 	const char **vals[AX_NR] = { 0 };
@@ -81,6 +92,11 @@ int plan_build(const struct run_opts *o, struct plan *p)
 			}
 			c->vcpus = atoi(c->vcpus_text);
 			cell_id_format(c->id, sizeof(c->id), c->ax, r);
+			if (!cell_possible(c)) {
+				memset(c, 0, sizeof(*c));
+				k--;
+				p->left_out++;
+			}
 			/* The innermost loop turns first. */
 			for (l = AX_NR - 1; l >= 0; l--) {
 				int a = order[l];

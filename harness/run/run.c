@@ -431,6 +431,14 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto cleanup;
 	}
+	if (p.left_out && !p.n) {
+		fprintf(stderr, "error: --map-type lru_hash/lru_percpu_hash with --prealloc 0 only: LRU maps are always preallocated (valid: --prealloc 1)\n");
+		rc = 2;
+		goto cleanup;
+	}
+	if (p.left_out)
+		fprintf(stderr, "note: %zu cell(s) of an LRU map with --prealloc 0 left out (LRU maps are always preallocated)\n",
+			p.left_out);
 	if (o.plan_only) {
 		for (size_t i = 0; i < p.n; i++)
 			if (shard_selects(p.cells[i].index, o.shard_i, o.shard_n))

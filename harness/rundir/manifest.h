@@ -23,6 +23,7 @@ struct plan_cell {
 struct plan {
 	struct plan_cell *cells;
 	size_t n;
+	size_t left_out;	/* crossings the kernel refuses (plan_build) */
 	struct strv strings;	/* values the plan made (vCPU counts as text) */
 };
 

@@ -114,6 +114,32 @@ static void test_plan_faults(void **s)
 }
 
 /* Every cell in exactly one shard, whatever n; shards are interleaved (balanced vCPUs). */
+/* LRU maps are always preallocated: lru x prealloc=0 is no cell, indexes stay dense. */
+static void test_plan_lru_prealloc(void **s)
+{
+	struct run_opts o;
+	struct plan p;
+
+	(void)s;
+	opts(&o, "2", "full_update", "distro", "none", 2);
+	strv_split(&o.map_types, "hash,lru_hash,lru_percpu_hash", ',');
+	strv_split(&o.preallocs, "1,0", ',');
+	assert_int_equal(plan_build(&o, &p), 0);
+	assert_int_equal(p.n, 8);
+	assert_int_equal(p.left_out, 4);
+	assert_string_equal(p.cells[1].id, "v2-full_update-distro-none-r0-p0");
+	assert_string_equal(p.cells[2].id, "v2-full_update-distro-none-r0-mlru_hash");
+	assert_string_equal(p.cells[3].id, "v2-full_update-distro-none-r0-mlru_percpu_hash");
+	assert_string_equal(p.cells[4].id, "v2-full_update-distro-none-r1");
+	for (size_t i = 0; i < p.n; i++) {
+		assert_int_equal(p.cells[i].index, i);
+		assert_false(p.cells[i].map_type && !strncmp(p.cells[i].map_type, "lru", 3) &&
+			     p.cells[i].prealloc && !strcmp(p.cells[i].prealloc, "0"));
+	}
+	plan_free(&p);
+	run_opts_free(&o);
+}
+
 static void test_shards(void **s)
 {
 	(void)s;
@@ -441,6 +467,7 @@ int main(void)
 		cmocka_unit_test(test_plan_faults),
 		cmocka_unit_test(test_cell_id_parse),
 		cmocka_unit_test(test_plan_map_axes),
+		cmocka_unit_test(test_plan_lru_prealloc),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_sched_fits),
 		cmocka_unit_test(test_manifest_resume),
