@@ -110,7 +110,8 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
  * The module for a variant, in vm-images/build/kmod-<variant>-<hash>/: a copy
  * of kmod/'s sources built with make -C KDIR M=…; rebuilt when a kmod/ source
  * is newer than the .ko. Built in DIR.tmp and renamed, so a half build is
- * never used.
+ * never used; under DIR.lock (flock), so two runs at once do not build in
+ * the same DIR.tmp: the second waits, then finds the first's module.
  */
 static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 {
@@ -131,6 +132,7 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "d=%s; s=%s; k=%s; "
+		 "exec 9> \"$d.lock\" && flock 9 || exit 1; "
 		 "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
 		 "echo \"building $d/htab_torture.ko against $k\" >&2; "
 		 "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
