@@ -1,6 +1,7 @@
 #!/bin/bash
 # `make coverage`: every workload (kmod/workloads.h, as `run --help` lists
-# them) at 4 vCPUs on the coverage kernel (`run --coverage`, which builds
+# them) on every map type, preallocated and not (LRU maps only preallocated:
+# the plan leaves lru x prealloc 0 out), at 4 vCPUs on the coverage kernel (`run --coverage`, which builds
 # the variant and its module on demand like any variant), then the report's
 # coverage table (workload x function: lines and branches hit/total, merged
 # over each workload's cells) and the merged percentages over all workloads
@@ -9,14 +10,17 @@
 #
 # Environment: COVERAGE_OUT (run directory), COVERAGE_CPUS (4),
 # COVERAGE_DURATION (3 s), COVERAGE_REPEAT (1), COVERAGE_WORKLOADS (comma
-# list, default every workload).
+# list, default every workload), COVERAGE_MAP_TYPES (comma list, default all
+# four: bpf_lru_list.c and the per-CPU value paths are only reached through
+# them), COVERAGE_PREALLOC (1,0: memalloc.c is the non-preallocated maps').
 # Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
 # the report or a coverage figure is missing.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 
 : "${COVERAGE_OUT:=results/coverage-$(date +%Y%m%d-%H%M%S)}" "${COVERAGE_CPUS:=4}" \
-	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}"
+	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}" \
+	"${COVERAGE_MAP_TYPES:=hash,percpu_hash,lru_hash,lru_percpu_hash}" "${COVERAGE_PREALLOC:=1,0}"
 out=$COVERAGE_OUT
 # The workloads `run` knows (its --help lists kmod/workloads.h's).
 : "${COVERAGE_WORKLOADS:=$(./harness/htab-torture run --help 2>&1 | sed -n 's/^workloads: //p' | tr ' ' ',')}"
@@ -24,6 +28,7 @@ out=$COVERAGE_OUT
 
 t0=$(date +%s)
 ./harness/htab-torture run --coverage --cpus "$COVERAGE_CPUS" --workload "$COVERAGE_WORKLOADS" \
+	--map-type "$COVERAGE_MAP_TYPES" --prealloc "$COVERAGE_PREALLOC" \
 	--repeat "$COVERAGE_REPEAT" --duration "$COVERAGE_DURATION" --bpftrace none --out "$out"
 rc=$?
 [ $rc -eq 2 ] && exit 2
