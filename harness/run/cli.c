@@ -13,6 +13,7 @@
 #include "run/matrix.h"
 #include "rundir/cell_id.h"
 #include "run/noise.h"
+#include "run/shard_auto.h"
 
 /* The module's list (kmod/workloads.h): a workload added there is valid here. */
 #define WORKLOAD_NAME(name) #name,
@@ -69,8 +70,10 @@ static const struct opt_spec run_opts_table[] = {
 	{ "duration", 'd', "SECONDS", RUN_GROUP, "default 3 under TCG, 10 under KVM" },
 	{ "jobs", OPT_JOBS, "N", RUN_GROUP,
 	  "cells at once (default: while the host's cores and memory allow)" },
-	{ "shard", OPT_SHARD, "I/N", RUN_GROUP,
-	  "only the cells whose plan index mod N is I-1 ('htab-torture merge')" },
+	{ "shard", OPT_SHARD, "I/N|auto", RUN_GROUP,
+	  "only the cells whose plan index mod N is I-1 ('htab-torture merge');\n"
+	  "auto: I/N from a Slurm array, a Kubernetes Indexed Job or a\n"
+	  "GitHub Actions matrix (harness/FORMAT.md, harness/jobs/)" },
 	{ "plan-only", OPT_PLAN_ONLY, NULL, RUN_GROUP,
 	  "print the cell ids of the plan (after --shard), one a line" },
 	{ "dry-run", OPT_DRY_RUN, NULL, RUN_GROUP, "print the QEMU command lines only" },
@@ -297,13 +300,22 @@ static void print_kernel_rule(FILE *f)
 	fputs("'distro' or a variant name (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
 }
 
+/* I/N, or auto: from the scheduler's environment (run/shard_auto.c), said on stderr. */
 static int parse_shard(struct run_opts *o, const char *s)
 {
 	int i, n, len = 0;
 
-	if (sscanf(s, "%d/%d%n", &i, &n, &len) != 2 || s[len] || n < 1 || n > 10000 ||
-	    i < 1 || i > n) {
-		fprintf(stderr, "error: --shard '%s': must be I/N with 1 <= I <= N (e.g. 1/4)\n", s);
+	if (!strcmp(s, "auto")) {
+		char msg[1024];
+		int rc = shard_auto(getenv, &i, &n, msg, sizeof(msg));
+
+		fprintf(stderr, "%s%s\n", rc ? "error: " : "", msg);
+		if (rc)
+			return -1;
+	} else if (sscanf(s, "%d/%d%n", &i, &n, &len) != 2 || s[len] || n < 1 || n > SHARD_MAX ||
+		   i < 1 || i > n) {
+		fprintf(stderr, "error: --shard '%s': must be I/N with 1 <= I <= N <= %d (e.g. 1/4), or auto\n",
+			s, SHARD_MAX);
 		return -1;
 	}
 	o->shard_i = i;

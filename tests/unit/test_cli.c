@@ -278,6 +278,33 @@ static void test_fault(void **s)
 	assert_non_null(strstr(err, "--fault 'delay:x:1us+nonsense': must be none, delay[:SYMBOL]"));
 }
 
+/* --shard auto sets the shard as --shard I/N does (the manifest records o.shard_*). */
+static void test_shard_auto(void **s)
+{
+	char **a = ARGS(BASE, "--shard", "auto");
+	struct run_opts o;
+	int n = 0;
+
+	(void)s;
+	while (a[n])
+		n++;
+	unsetenv("SLURM_ARRAY_TASK_ID");
+	unsetenv("JOB_COMPLETION_INDEX");
+	setenv("GITHUB_ACTIONS", "true", 1);
+	setenv("HTAB_SHARD_INDEX", "2", 1);
+	setenv("HTAB_SHARD_COUNT", "3", 1);
+	assert_int_equal(parse(a, n, &o), 0);
+	assert_int_equal(o.shard_i, 3);
+	assert_int_equal(o.shard_n, 3);
+	run_opts_free(&o);
+	setenv("HTAB_SHARD_INDEX", "3", 1);
+	EXPECT_RC(2, BASE, "--shard", "auto");
+	unsetenv("GITHUB_ACTIONS");
+	unsetenv("HTAB_SHARD_INDEX");
+	unsetenv("HTAB_SHARD_COUNT");
+	EXPECT_RC(2, BASE, "--shard", "auto");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_usage_errors),
 		cmocka_unit_test(test_fault),
 		cmocka_unit_test(test_crash_grace),
+		cmocka_unit_test(test_shard_auto),
 	};
 
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
