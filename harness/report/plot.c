@@ -60,15 +60,17 @@ void plot_preamble(FILE *gp, const char *terminal, const char *name, int w, int 
 
 int plot_render(const char *dir, const char *name, char *err, size_t errlen)
 {
-	char gp[512], log[4600], png[4600];
+	char gp[512], log[4600], png[4600], child_log[520];
 	char *argv[] = { "gnuplot", gp, NULL };
 	int rc;
 
 	snprintf(gp, sizeof(gp), "%s.gp", name);
 	snprintf(log, sizeof(log), "%s/%s.log", dir, name);
+	/* the child opens its log after chdir(dir): a relative dir would not be there */
+	snprintf(child_log, sizeof(child_log), "%s.log", name);
 	snprintf(png, sizeof(png), "%s/%s.png", dir, name);
 	unlink(png);
-	rc = run_gnuplot(dir, argv, log);
+	rc = run_gnuplot(dir, argv, child_log);
 	if (rc == 0 && file_exists(png)) {
 		unlink(log);
 		return 0;
