@@ -161,6 +161,7 @@ struct ht_ctx {
 	u64 end_ns;
 	u64 duration_ns;
 	u64 setup_errors;
+	u64 fill_enomem_retries;	/* ht_fill_one(): no-prealloc fills */
 	bool warn_at_start;
 	struct ht_stats *total;
 	struct ht_verdict verdict;

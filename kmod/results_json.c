@@ -126,9 +126,9 @@ static void ht_json_verdict(struct seq_buf *s)
 		       v->extra_insert_err ?
 		       ht_errno_name(v->extra_insert_err, buf, sizeof(buf)) :
 		       "none");
-	seq_buf_printf(s, "              \"unexpected_errors\": %llu, \"setup_errors\": %llu, \"warns\": %d, \"lru_slack\": %u,\n",
-		       v->unexpected_errors, ht.setup_errors, v->warns,
-		       v->lru_slack);
+	seq_buf_printf(s, "              \"unexpected_errors\": %llu, \"setup_errors\": %llu, \"fill_enomem_retries\": %llu, \"warns\": %d, \"lru_slack\": %u,\n",
+		       v->unexpected_errors, ht.setup_errors,
+		       ht.fill_enomem_retries, v->warns, v->lru_slack);
 	seq_buf_printf(s, "              \"corrupt\": %llu, \"double_alloc\": %llu, \"walk_bad\": %llu, \"stamp_races\": %llu,\n",
 		       ht.total->corrupt, ht.total->double_alloc, v->walk_bad,
 		       ht.total->stamp_races);
