@@ -20,6 +20,8 @@ static int line_done(struct console_follow *f)
 	f->part[f->plen] = '\0';
 	f->plen = 0;
 	f->lines++;
+	if (f->on_line)
+		f->on_line(f->on_line_arg, f->part);
 	if (f->kind != CK_NONE)
 		return 0;
 	k = console_line_kind(f->part);

@@ -148,6 +148,8 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
 	q.kernel_image = cell->k->image;
 	q.initrd = cell->k->initrd;
+	q.lpj = cell->k->lpj;
+	q.boot_opts = &c->o->boot_opts;
 	q.cell_dir = cell->dir;
 	return qemu_argv_build(&q, &cell->argv);
 }
@@ -231,10 +233,10 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	/* Values are single-quoted: job.env is sourced by the guest's sh. */
 	len = asprintf(&env,
 		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
-		       "CELL='%s'\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
+		       "CELL='%s'\nVCPUS=%d\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
 		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
 		       "%s%s%s%s%s%s%s%s%s%s",
-		       cell->id, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
+		       cell->id, cell->vcpus, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
 		       cell->run_timeout_s, cell->noise_cmd,
 		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
 		       cell->test_action ? "TEST_ACTION=" : "",
@@ -321,6 +323,7 @@ static void follow_console(struct cell *cell, double now)
 	char p[PATH_MAX + 32];
 	long long runner;
 
+	cell->follow_now = now;
 	if (isnan(cell->crash_seen_s)) {
 		snprintf(p, sizeof(p), "%s/console.log", cell->dir);
 		if (!console_follow_file(&cell->follow, p))
@@ -385,6 +388,17 @@ static int count_attempt(const struct cell *cell)
 	return n;
 }
 
+/* Each boot mark once, at the poll that saw its line (boot_marks.h). */
+static void mark_line(void *arg, const char *line)
+{
+	struct cell *cell = arg;
+	unsigned m = boot_marks_of_line(line, cell->vcpus) | 1u << BM_FIRST_LINE;
+
+	for (int i = 0; i < BM_NR; i++)
+		if (m & 1u << i && isnan(cell->boot_mark[i]))
+			cell->boot_mark[i] = cell->follow_now - cell->t0;
+}
+
 int cell_start(struct cell *cell)
 {
 	pid_t pid, parent = getpid();
@@ -394,9 +408,13 @@ int cell_start(struct cell *cell)
 	cell->seen = -1;
 	cell->phases_size = -1;
 	console_follow_init(&cell->follow);
+	cell->follow.on_line = mark_line;
+	cell->follow.on_line_arg = cell;
 	cell->crash_seen_s = NAN;
 	for (int i = 0; i < 5; i++)
 		cell->host_phase[i] = NAN;
+	for (int i = 0; i < BM_NR; i++)
+		cell->boot_mark[i] = NAN;
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "error: fork: %s\n", strerror(errno));

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include "run/boot_marks.h"
 #include "run/cli.h"
 #include "parse/console_follow.h"
 #include "run/guest_mem.h"
@@ -20,6 +21,8 @@ struct kernel_res {
 	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
 	char module[PATH_MAX];
 	char initrd[PATH_MAX];
+	long lpj;			/* preset on the command line (lpj=); 0: none */
+	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
 };
 
 #define MAX_KERNELS 16
@@ -67,6 +70,9 @@ struct cell {
 	long long phases_size;
 	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */
 	double host_phase[5];
+	/* Host seconds since start when each boot mark's console line was seen (NAN: not yet). */
+	double boot_mark[BM_NR];
+	double follow_now;	/* the poll's clock, for on_line */
 	/* The console, followed while it grows (console_follow.h). */
 	int crash_grace_s;
 	struct console_follow follow;

@@ -183,6 +183,22 @@ static void add_checks(json_t *verdict, json_t *j)
 		json_decref(o);
 }
 
+/*
+ * How the module timed ops (sampling, and where in their steps the timed
+ * ops sat); its clock_read_ns is latency_ns.clock_read already.
+ */
+static void add_timing(json_t *timing, json_t *j)
+{
+	json_t *t;
+
+	if (!json_is_object(timing))
+		return;
+	t = json_deep_copy(timing);
+	json_object_del(t, "clock_read_ns");
+	json_object_set_new(t, "percentiles", json_string(PERCENTILE_METHOD));
+	json_object_set_new(j, "timing", t);
+}
+
 static void add_module(const struct module_result *m, int vcpus, json_t *j)
 {
 	json_t *errs = json_object(), *lat = json_object();
@@ -211,6 +227,7 @@ static void add_module(const struct module_result *m, int vcpus, json_t *j)
 			json_object_set(j, "faults", faults);
 		if (p)
 			json_object_set(j, "module_params", p);
+		add_timing(json_object_get(m->root, "timing"), j);
 	}
 }
 
@@ -240,6 +257,63 @@ static void add_timings(const struct cell *cell, const struct boot_result *br, j
 			"teardown_s", num_or_null(h[4] - h[3]),
 			"shutdown_s", num_or_null(br->wall_s - h[4])));
 	}
+}
+
+/*
+ * The boot and the job on the host's clock, seconds since QEMU started:
+ * console marks (boot_marks.h) and when phases.env keys appeared (null:
+ * never seen). smp_up_s is "smp: Brought up" where the console shows it,
+ * else the last AP's announcement (smp_up_from says which).
+ */
+static void add_boot_phases(const struct cell *cell, const struct boot_result *br, json_t *j)
+{
+	const double *m = cell->boot_mark, *h = cell->host_phase;
+	bool brought = !isnan(m[BM_SMP_UP]);
+	json_t *o = json_object();
+
+	json_object_set_new(o, "first_console_s", num_or_null(m[BM_FIRST_LINE]));
+	json_object_set_new(o, "last_ap_s", num_or_null(m[BM_LAST_AP]));
+	json_object_set_new(o, "smp_up_s", num_or_null(brought ? m[BM_SMP_UP] : m[BM_LAST_AP]));
+	json_object_set_new(o, "smp_up_from", brought ? json_string("smp: Brought up")
+					      : !isnan(m[BM_LAST_AP]) ? json_string("last AP announced")
+					      : json_null());
+	json_object_set_new(o, "init_s", num_or_null(m[BM_INIT]));
+	json_object_set_new(o, "cpus_online_s", num_or_null(m[BM_CPUS_ONLINE]));
+	json_object_set_new(o, "runner_s", num_or_null(h[0]));
+	json_object_set_new(o, "attached_s", num_or_null(h[1]));
+	json_object_set_new(o, "module_done_s", num_or_null(h[3]));
+	json_object_set_new(o, "copy_done_s", num_or_null(h[4]));
+	json_object_set_new(o, "power_off_s", num_or_null(m[BM_POWER_OFF]));
+	json_object_set_new(o, "wall_s", num_or_null(br->wall_s));
+	json_object_set_new(j, "boot_phases", o);
+}
+
+/* The lpj= preset (run/lpj.h) and the guest's CPUs as the runner counted them (cpus.env). */
+static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, json_t *j)
+{
+	static const char *const keys[][2] = {
+		{ "POSSIBLE", "possible" }, { "PRESENT", "present" }, { "ONLINE", "online" },
+	};
+	char *env;
+	json_t *cpus;
+
+	if (c->target_host)
+		return;
+	json_object_set_new(j, "lpj", json_pack("{s:b, s:o, s:s}",
+		"preset", cell->k->lpj > 0,
+		"value", cell->k->lpj > 0 ? json_integer(cell->k->lpj) : json_null(),
+		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
+	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
+	env = cell_file(cell, "cpus.env");
+	if (!env) {
+		json_object_set_new(j, "guest_cpus", json_null());
+		return;
+	}
+	cpus = json_pack("{s:i}", "expected", cell->vcpus);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_set_new(cpus, keys[i][1], num_or_null(phases_get(env, keys[i][0])));
+	json_object_set_new(j, "guest_cpus", cpus);
+	free(env);
 }
 
 static void add_params(const struct run_ctx *c, const struct cell *cell, json_t *j)
@@ -424,6 +498,8 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
 	add_timings(cell, br, j);
+	add_boot_phases(cell, br, j);
+	add_boot_setup(c, cell, j);
 	if (have_mod)
 		add_module(&mod, cell->vcpus, j);
 	else if (mod_err[0])

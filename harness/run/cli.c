@@ -39,7 +39,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -92,6 +92,13 @@ static const struct opt_spec run_opts_table[] = {
 	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
 	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
 	{ "accel", 'a', "auto|kvm|tcg", GUEST_GROUP, "default auto: KVM where the CPU has vmx/svm" },
+	{ "lpj", OPT_LPJ, "auto|off|N", GUEST_GROUP,
+	  "lpj= on the guest's command line (default auto: under TCG the\n"
+	  "booted image's own value on this host, from a one-off 1-vCPU boot,\n"
+	  "cached in vm-images/out/lpj/; none under KVM)" },
+	{ "boot-opt", OPT_BOOT_OPT, "WORD", GUEST_GROUP,
+	  "repeatable: appended to the guest's kernel command line\n"
+	  "(e.g. maxcpus=2: the guest's init onlines the rest)" },
 	{ "bpftrace", 'b', "NAME[,...]|none", GUEST_GROUP,
 	  "scripts of bpftrace/ (default __pcpu_freelist_pop)" },
 	{ "modparam", OPT_MODPARAM, "KEY=VAL", GUEST_GROUP,
@@ -408,6 +415,46 @@ static int parse_fault(struct run_opts *o, const char *s)
 	return strv_push(&o->faults, s);
 }
 
+static int parse_lpj(struct run_opts *o, const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "auto") || !strcmp(s, "off")) {
+		o->lpj_mode = s[0] == 'a' ? LPJ_AUTO : LPJ_OFF;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || !isdigit((unsigned char)s[0]) || v < 1 || v > LPJ_MAX) {
+		fprintf(stderr, "error: --lpj '%s': must be auto, off or an integer 1..%ld\n", s, LPJ_MAX);
+		return -1;
+	}
+	o->lpj_mode = LPJ_VALUE;
+	o->lpj_value = v;
+	return 0;
+}
+
+/* One word of the kernel command line; htab.* and lpj= are the harness's own. */
+static int parse_boot_opt(struct run_opts *o, const char *s)
+{
+	bool ok = *s && strlen(s) <= 128 && s[0] != '=' && s[0] != '-';
+
+	for (const char *p = s; ok && *p; p++)
+		ok = isalnum((unsigned char)*p) || strchr("._-=,:/", *p);
+	if (!ok) {
+		fprintf(stderr, "error: --boot-opt '%s': must be one kernel parameter, PARAM or PARAM=VALUE (letters, digits and ._-=,:/, at most 128)\n",
+			s);
+		return -1;
+	}
+	if (!strncmp(s, "htab.", 5) || !strncmp(s, "lpj=", 4) || !strcmp(s, "lpj")) {
+		fprintf(stderr, "error: --boot-opt '%s': %s is the harness's own (use %s)\n", s,
+			s[0] == 'h' ? "htab.*" : "lpj=", s[0] == 'h' ? "--job-script" : "--lpj N|off");
+		return -1;
+	}
+	return strv_push(&o->boot_opts, s);
+}
+
 void run_opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -426,6 +473,7 @@ void run_opts_free(struct run_opts *o)
 		strv_free(&o->axv[a]);
 	strv_free(&o->bpftrace);
 	strv_free(&o->modparams);
+	strv_free(&o->boot_opts);
 }
 
 static int parse_one(struct run_opts *o, int c, const char *arg)
@@ -433,6 +481,10 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	switch (c) {
 	case 'c':
 		return parse_cpus(o, arg);
+	case OPT_LPJ:
+		return parse_lpj(o, arg);
+	case OPT_BOOT_OPT:
+		return parse_boot_opt(o, arg);
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':

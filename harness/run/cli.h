@@ -11,6 +11,10 @@
 #define DEFAULT_CRASH_GRACE_S 10
 #define MAX_CRASH_GRACE_S 600
 
+/* --lpj: auto (under TCG: calibrated per image and host, run/lpj.h), off, or a value. */
+enum lpj_mode { LPJ_AUTO, LPJ_OFF, LPJ_VALUE };
+#define LPJ_MAX 2147483647L
+
 struct run_opts {
 	int cpus[64];
 	int ncpus;			/* 0 after parsing only with --plan-only */
@@ -41,6 +45,9 @@ struct run_opts {
 	int repeat;
 	bool dry_run;
 	bool coverage;			/* --coverage: the coverage kernel, nothing else */
+	enum lpj_mode lpj_mode;		/* --lpj */
+	long lpj_value;			/* with LPJ_VALUE */
+	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 };
 
 /* The kernel variant with gcov counters (vm-images/kernels/variants/coverage). */

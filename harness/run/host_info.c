@@ -11,29 +11,29 @@
 
 #include "run/host_info.h"
 
-/* The first "model name" of /proc/cpuinfo, or "?". */
-static json_t *cpu_model(void)
+void host_cpu_model(char *out, size_t n)
 {
 	char line[512], *v;
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	json_t *m = NULL;
 
-	while (f && !m && fgets(line, sizeof(line), f)) {
+	snprintf(out, n, "?");
+	while (f && fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "model name", 10) || !(v = strchr(line, ':')))
 			continue;
 		v += strspn(v + 1, " \t") + 1;
 		v[strcspn(v, "\n")] = 0;
-		m = json_string(v);
+		snprintf(out, n, "%s", v);
+		break;
 	}
 	if (f)
 		fclose(f);
-	return m ? m : json_string("?");
 }
 
 json_t *host_info(void)
 {
 	struct utsname u;
 	struct sysinfo si;
+	char model[256];
 	double load[3] = { -1, -1, -1 };
 	json_t *h = json_object();
 
@@ -45,7 +45,8 @@ json_t *host_info(void)
 	if (!sysinfo(&si))
 		json_object_set_new(h, "mem_mib",
 				    json_integer((json_int_t)si.totalram * si.mem_unit >> 20));
-	json_object_set_new(h, "cpu_model", cpu_model());
+	host_cpu_model(model, sizeof(model));
+	json_object_set_new(h, "cpu_model", json_string(model));
 	/* The load when the cell ended: other guests share these cores. */
 	if (getloadavg(load, 3) == 3)
 		json_object_set_new(h, "load_avg", json_pack("[f, f, f]", load[0], load[1], load[2]));

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run/paths.h"
@@ -119,9 +121,18 @@ int module_vermagic(const char *ko, char *out, size_t n)
 
 int ensure_initramfs(const char *root, const char *release, const char *path)
 {
-	char script[PATH_MAX], dir[PATH_MAX];
+	char script[PATH_MAX], dir[PATH_MAX], src[PATH_MAX];
+	struct stat out, in;
+	bool stale = false;
 
-	if (file_exists(path))
+	/* Rebuilt when the init or the script that packs it changed since. */
+	for (const char *const *f = (const char *const[]){ "vm-images/guest/init",
+			"vm-images/mkinitramfs.sh", NULL }; *f; f++) {
+		snprintf(src, sizeof(src), "%s/%s", root, *f);
+		if (!stat(path, &out) && !stat(src, &in) && in.st_mtime > out.st_mtime)
+			stale = true;
+	}
+	if (file_exists(path) && !stale)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (mkdir_p(dirname(dir)))

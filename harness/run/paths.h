@@ -14,6 +14,6 @@ int distro_release(const char *sysroot, char *out, size_t n, char *err, size_t e
 int bzimage_release(const char *image, char *out, size_t n);
 /* "vermagic=" of a .ko: its first word, the release it was built for. */
 int module_vermagic(const char *ko, char *out, size_t n);
-/* Runs vm-images/mkinitramfs.sh when the initramfs is missing. */
+/* Runs vm-images/mkinitramfs.sh when the initramfs is missing or older than guest/init or the script. */
 int ensure_initramfs(const char *root, const char *release, const char *path);
 #endif

@@ -87,7 +87,8 @@ static int add_lifecycle(struct strv *a)
 static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 {
 	struct guest_detectors d;
-	char detectors[96] = "";
+	char detectors[96] = "", lpj[32] = "", *extra;
+	size_t len = 1;
 	int r = 0;
 
 	r |= strv_push(a, "-kernel");
@@ -123,10 +124,26 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 		snprintf(detectors, sizeof(detectors),
 			 "watchdog_thresh=%d rcupdate.rcu_cpu_stall_timeout=%d ",
 			 d.watchdog_thresh, d.rcu_stall_timeout);
+	/*
+	 * lpj=: the boot CPU's own value on this host (run/lpj.h), so no AP
+	 * calibrates its delay loop under emulation. --boot-opt words come last.
+	 */
+	if (c->lpj > 0)
+		snprintf(lpj, sizeof(lpj), "lpj=%ld ", c->lpj);
+	for (size_t i = 0; c->boot_opts && i < c->boot_opts->n; i++)
+		len += strlen(c->boot_opts->v[i]) + 1;
+	extra = calloc(1, len);
+	if (!extra)
+		return -1;
+	for (size_t i = 0; c->boot_opts && i < c->boot_opts->n; i++) {
+		strcat(extra, " ");
+		strcat(extra, c->boot_opts->v[i]);
+	}
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%s%shtab.runner=%s",
-			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors,
-			c->runner);
+			"%s%s%shtab.runner=%s%s",
+			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors, lpj,
+			c->runner, extra);
+	free(extra);
 	return r;
 }
 

@@ -14,6 +14,8 @@ struct qemu_cfg {
 	const char *cell_dir;		/* absolute */
 	int host_cpus;			/* for the overcommit factor; 0: unknown, taken as vcpus */
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
+	long lpj;			/* lpj= on the command line (run/lpj.h); 0: none */
+	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "run/cell.h"
 #include "run/cell_json.h"
 #include "run/kernels.h"
+#include "run/lpj.h"
 #include "run/matrix.h"
 #include "run/paths.h"
 #include "run/progress.h"
@@ -130,6 +131,9 @@ static int resolve(struct run_ctx *c, const struct run_opts *o, const struct pla
 	}
 	if (resolve_out(c) || resolve_accel(c) || kernels_resolve(c))
 		return -1;
+	for (int i = 0; i < c->nkernels; i++)
+		if (lpj_resolve(c, &c->kernels[i], o->dry_run))
+			return -1;
 	if (c->target_host && resolve_target_host(c, p))
 		return -1;
 	if (resolve_scripts(c))

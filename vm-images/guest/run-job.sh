@@ -14,6 +14,7 @@ BPFTRACE=
 NOISE_CMD=
 TEST_ACTION=
 JOB_SCRIPT=
+VCPUS=
 BPFTRACE_FORM=auto
 # TARGET=host: run by `htab-torture run --target host` on the machine itself,
 # not in a guest; the log then goes to CONSOLE (a file in the cell), and
@@ -142,6 +143,22 @@ dmesg_lines0=0
 [ "$TARGET" = host ] && dmesg_lines0=$(dmesg 2>/dev/null | wc -l)
 phase T_BOOT_DONE
 log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
+# cpus COUNT-OF-LIST: how many CPUs a sysfs cpulist ("0-3,8") names.
+cpus() {
+	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do echo $(( ${b:-$a} - a + 1 )); done |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+# The freelist spans the possible CPUs: a guest must have all the cell's
+# vCPUs possible, present and online (its init onlines what maxcpus= left).
+if [ "$TARGET" = vm ]; then
+	S=/sys/devices/system/cpu
+	pos=$(cpus "$(cat $S/possible)") pre=$(cpus "$(cat $S/present)") onl=$(cpus "$(cat $S/online)")
+	printf 'POSSIBLE=%s\nPRESENT=%s\nONLINE=%s\n' "$pos" "$pre" "$onl" > "$cell/cpus.env"
+	if [ -n "$VCPUS" ] && { [ "$pos" != "$VCPUS" ] || [ "$pre" != "$VCPUS" ] || [ "$onl" != "$VCPUS" ]; }; then
+		log "runner: guest CPUs possible $pos, present $pre, online $onl: the cell has $VCPUS vCPUs"
+		finish 2
+	fi
+fi
 if [ "$(uname -r)" != "$KERNEL_RELEASE" ]; then
 	log "runner: module built for $KERNEL_RELEASE, guest runs $(uname -r)"
 	finish 2

@@ -1,0 +1,26 @@
+/*
+ * The boot's phases on the host's clock, from the console as it arrives.
+ * Under TCG the guest's printk clock nearly stops while secondary CPUs come
+ * up, so only the host's clock splits a boot (issue 15).
+ */
+#ifndef HT_BOOT_MARKS_H
+#define HT_BOOT_MARKS_H
+
+enum boot_mark {
+	BM_FIRST_LINE,	/* the first complete console line */
+	BM_LAST_AP,	/* x86's "#N" for the last AP (N = vCPUs - 1), shown at loglevel 5 */
+	BM_SMP_UP,	/* "smp: Brought up" (pr_info: loglevel >= 7 only) */
+	BM_INIT,	/* the initramfs init's "htab-init: up at" */
+	BM_CPUS_ONLINE,	/* init's "htab-init: CPUs online" (after onlining any offline ones) */
+	BM_POWER_OFF,	/* "reboot: Power down" */
+	BM_NR,
+};
+
+extern const char *const boot_mark_keys[BM_NR];
+
+/*
+ * Which mark one console line sets, as a bit mask of (1 << enum boot_mark)
+ * (BM_FIRST_LINE is the caller's: any line). vcpus names the last AP.
+ */
+unsigned boot_marks_of_line(const char *line, int vcpus);
+#endif
