@@ -318,14 +318,39 @@ t_cfg_done=$(now)
 
 # --- 5. build: vmlinux, bzImage and modules (so Module.symvers exists) -------
 msg "building $name ($how, make -j$jobs, nice $nice_lvl, log: $tree/.htab-build.log)"
+# On a terminal, progress (build-progress.sh): objects built of the count the
+# last build of this kind took (this tree's; for a cold tree any tree's cold
+# build), with an ETA. $tree/.htab-objects keeps "KIND COUNT" of the last one.
+kind=${how%% *}
+expected_objects() {
+	local f k c best=0
+	read -r k c 2>/dev/null < "$tree/.htab-objects" && [ "$k" = "$kind" ] && { echo "$c"; return; }
+	[ "$kind" = cold ] || { echo 0; return; }
+	for f in "$build"/tree-*/.htab-objects; do
+		[ -f "$f" ] && read -r k c < "$f" && [ "$k" = cold ] && [ "$c" -gt "$best" ] && best=$c
+	done
+	echo "$best"
+}
+run_make() {
+	if [ -t 2 ]; then
+		# shellcheck source=vm-images/build-progress.sh
+		. "$here/build-progress.sh"
+		nice -n "$nice_lvl" make -C "$tree" -j"$jobs" all 2>&1 |
+			build_progress "$(expected_objects)" "$tree/.htab-build.log"
+	else
+		nice -n "$nice_lvl" make -C "$tree" -j"$jobs" all > "$tree/.htab-build.log" 2>&1
+	fi
+}
 t_make=$(now)
-if ! nice -n "$nice_lvl" make -C "$tree" -j"$jobs" all > "$tree/.htab-build.log" 2>&1; then
+if ! run_make; then
 	grep -E 'error|Error' "$tree/.htab-build.log" | head -20 >&2
 	tail -5 "$tree/.htab-build.log" >&2
 	die "make failed (log: $tree/.htab-build.log)"
 fi
 t_make_done=$(now)
 [ -f "$tree/Module.symvers" ] || die "no Module.symvers after make"
+n=$(grep -cE '^  [A-Z][A-Z0-9_]*( \[M\])? +[^ ]+\.o$' "$tree/.htab-build.log" || true)
+echo "$kind ${n:-0}" > "$tree/.htab-objects"
 release=$(cat "$tree/include/config/kernel.release")
 
 # --- 6. publish ---------------------------------------------------------------
