@@ -10,11 +10,19 @@
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
+#include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
 #include "stats.h"
 #include "workloads.h"
+
+/*
+ * time_sample's default: one op in 16 of each kind timed on average. Chosen
+ * with bench/timing so timing costs <= 5 % of ops/s under TCG while a 3 s
+ * cell still gathers > 10^4 samples (bench/RESULTS.md).
+ */
+#define HT_TIME_SAMPLE_DEFAULT	16
 
 /* Map ops per workload step: between stop checks and cond_resched(). */
 #define HT_BATCH		64
@@ -53,6 +61,20 @@ struct ht_bad {
 	struct ht_stamp seen;
 };
 
+/*
+ * Each worker's hot state, written on every op: one cache line (or more)
+ * of its own, so neighbouring workers do not share lines (false sharing
+ * would bill one CPU's stores to another's latency). HT_PACKED_THREADS
+ * packs them as before, only for bench/driver's before/after.
+ */
+#ifdef HT_PACKED_THREADS
+#define ht_thread_aligned
+#define HT_VALUE_ALIGN		8
+#else
+#define ht_thread_aligned	____cacheline_aligned_in_smp
+#define HT_VALUE_ALIGN		SMP_CACHE_BYTES
+#endif
+
 struct ht_thread {
 	struct task_struct *task;
 	struct ht_stats *stats;
@@ -61,13 +83,15 @@ struct ht_thread {
 	int cpu;
 	u64 steps;		/* workload steps done (seed "events") */
 	u64 seq;		/* last stamp sequence this thread wrote */
+	u64 step_ops0;		/* ht_stats_ops() when the current step began */
 	u32 cursor;		/* workload private */
 	u32 sample_left[HT_NR_OPS];	/* ops of each kind until the next timed one */
+	struct rnd_state rnd;	/* sampled timing's gaps */
 	/* per owned key slot: seq of the value this thread last stored, 0: absent */
 	u64 slot_seq[HT_BATCH];
 	struct ht_bad bad;
 	u32 double_key;		/* first key a full map took (double_alloc) */
-};
+} ht_thread_aligned;
 
 struct ht_workload {
 	const char *name;
@@ -136,14 +160,17 @@ struct ht_ctx {
 	u64 ctl_seq;		/* the controller's stamp sequence */
 	int selftest;		/* enum ht_selftest */
 	bool time_ops;
-	u32 time_sample;	/* time one op in time_sample of each kind */
+	u32 time_sample;	/* time one op in time_sample of each kind, on average */
+	bool per_op_rcu;	/* an RCU section per op, not per step (bench A/B) */
+	struct ht_hist *clock_hist;	/* back-to-back ktime_get_ns() at load */
 	u32 expected_errors;
 	cpumask_var_t cpus;
 	unsigned int nr_threads;
 
 	struct bpf_map *map;
 	void *ctl_value;	/* value buffer of the controller */
-	struct ht_thread *threads;
+	struct ht_thread *threads;	/* cache-line aligned, in threads_mem */
+	void *threads_mem;
 	struct task_struct *controller;
 
 	wait_queue_head_t start_wq;
@@ -232,16 +259,55 @@ static inline int ht_map_delete_raw(u32 key)
 }
 
 /*
- * Under TCG a clock read costs as much as a map op, so timing can be
- * sampled: one op in time_sample of each kind is timed (per kind, so a
- * workload alternating update/delete cannot alias a sampling period).
- * 0 from ht_op_begin() means "not timed".
+ * A worker's map ops run inside its step's RCU read section with
+ * migration off (ht_worker_loop), as a BPF program's ops run inside its
+ * one run: the section is paid once per step, not per op. per_op_rcu=1
+ * gives every op its own section again (the module before 2026-12), so
+ * bench/driver can measure what the per-op section cost.
  */
+static __always_inline int ht_op_update_elem(u32 key, void *value, u64 flags)
+{
+	struct bpf_map *map = ht.map;
+
+	if (unlikely(ht.per_op_rcu))
+		return ht_map_update_raw(key, value, flags);
+	return map->ops->map_update_elem(map, &key, value, flags);
+}
+
+static __always_inline int ht_op_delete_elem(u32 key)
+{
+	struct bpf_map *map = ht.map;
+
+	if (unlikely(ht.per_op_rcu))
+		return ht_map_delete_raw(key);
+	return map->ops->map_delete_elem(map, &key);
+}
+
+/*
+ * Under TCG a clock read costs as much as a map op, so timing is
+ * sampled: after each timed op of a kind, the next one of that kind is
+ * timed after a gap drawn uniformly from [1, 2 * time_sample - 1] ops
+ * (mean time_sample). A random gap, unlike a fixed countdown, does not
+ * time the same op of every step (the one after cond_resched() or the
+ * deadline read, the same key in overwrite). Per kind, so a workload
+ * alternating update/delete cannot alias the sampling either. Which
+ * position of its step each timed op had is counted (timed_slot), so
+ * the spread can be tested. 0 from ht_op_begin(): not timed.
+ */
+static inline u32 ht_sample_gap(struct ht_thread *t)
+{
+	if (ht.time_sample == 1)
+		return 1;
+	return 1 + prandom_u32_state(&t->rnd) % (2 * ht.time_sample - 1);
+}
+
 static inline u64 ht_op_begin(struct ht_thread *t, enum ht_op op)
 {
 	if (!ht.time_ops || --t->sample_left[op])
 		return 0;
-	t->sample_left[op] = ht.time_sample;
+	t->sample_left[op] = ht_sample_gap(t);
+	t->stats->timed_slot[(ht_stats_ops(t->stats) - t->step_ops0) %
+			     HT_STEP_SLOTS]++;
 	return ktime_get_ns();
 }
 
@@ -250,7 +316,7 @@ static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 {
 	if (t0)
 		ht_hist_add(&t->stats->hist[op], ktime_get_ns() - t0);
-	t->stats->ops++;
+	t->stats->ops_by[op]++;
 	if (unlikely(ret))
 		ht_stats_error(t->stats, ret, ht.expected_errors);
 }
@@ -301,19 +367,27 @@ static inline bool ht_stamp_ok(const struct ht_thread *t,
 	       (!seq || s->seq == seq);
 }
 
-/* Copy @key's stamp (this CPU's slot of a per-CPU map); false: absent. */
+/*
+ * Copy @key's stamp (this CPU's slot of a per-CPU map); false: absent.
+ * Workers only: inside the step's RCU section (see ht_op_update_elem).
+ */
 static inline bool ht_peek(u32 key, struct ht_stamp *s)
 {
 	struct bpf_map *map = ht.map;
+	bool own = unlikely(ht.per_op_rcu);
 	const struct ht_stamp *v;
 
-	rcu_read_lock();
-	migrate_disable();
+	if (own) {
+		rcu_read_lock();
+		migrate_disable();
+	}
 	v = map->ops->map_lookup_elem(map, &key);
 	if (v)
 		*s = ht_stamp_read(v);
-	migrate_enable();
-	rcu_read_unlock();
+	if (own) {
+		migrate_enable();
+		rcu_read_unlock();
+	}
 	return v;
 }
 
@@ -349,7 +423,7 @@ static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 
 	ht_stamp_fill(t->value, key, t->idx, ++t->seq);
 	t0 = ht_op_begin(t, HT_OP_UPDATE);
-	ret = ht_map_update_raw(key, t->value, flags);
+	ret = ht_op_update_elem(key, t->value, flags);
 	if (unlikely(ht.selftest == HT_SELFTEST_DOUBLE_ALLOC) &&
 	    ret == -E2BIG && !t->idx && t->seq > 1000 && !t->stats->double_alloc)
 		ret = 0;	/* test-only: pretend one insert fit */
@@ -367,16 +441,21 @@ static inline int ht_lookup(struct ht_thread *t, u32 key, u32 writer)
 {
 	u64 t0 = ht_op_begin(t, HT_OP_LOOKUP);
 	struct bpf_map *map = ht.map;
+	bool own = unlikely(ht.per_op_rcu);
 	struct ht_stamp s;
 	const struct ht_stamp *v;
 
-	rcu_read_lock();
-	migrate_disable();
+	if (own) {
+		rcu_read_lock();
+		migrate_disable();
+	}
 	v = map->ops->map_lookup_elem(map, &key);
 	if (v && ht.verify)
 		s = ht_stamp_read(v);
-	migrate_enable();
-	rcu_read_unlock();
+	if (own) {
+		migrate_enable();
+		rcu_read_unlock();
+	}
 	ht_op_end(t, HT_OP_LOOKUP, t0, v ? 0 : -ENOENT);
 	if (v && ht.verify && unlikely(!ht_stamp_ok(t, &s, key, writer, 0)))
 		ht_check_mismatch(t, key, writer, 0, false, &s);
@@ -386,7 +465,7 @@ static inline int ht_lookup(struct ht_thread *t, u32 key, u32 writer)
 static inline int ht_delete(struct ht_thread *t, u32 key)
 {
 	u64 t0 = ht_op_begin(t, HT_OP_DELETE);
-	int ret = ht_map_delete_raw(key);
+	int ret = ht_op_delete_elem(key);
 
 	ht_op_end(t, HT_OP_DELETE, t0, ret);
 	if (!ret)

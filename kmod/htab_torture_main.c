@@ -51,7 +51,8 @@ ht_param(int, max_entries, 4096, "Map capacity (1..2097152)");
 ht_param(int, value_size, 16, "Value size in bytes (16..4096: every value starts with a 16-byte stamp)");
 ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
 ht_param(int, time_ops, 1, "Time map ops into latency histograms (0|1)");
-ht_param(int, time_sample, 1, "With time_ops=1, time one op in N of each kind (1..1000000; 1: every op)");
+ht_param(int, time_sample, HT_TIME_SAMPLE_DEFAULT, "With time_ops=1, time one op in N of each kind on average, the gap drawn uniformly from 1..2N-1 (1..1000000; 1: every op)");
+ht_param(int, per_op_rcu, 0, "An RCU read section + migrate_disable around each map op (1: the module before 2026-12) instead of one per step of 64 ops (0, as a BPF program's run); for bench/driver's A/B");
 ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
 ht_param(int, verify, 1, "Check the stamp of every value a lookup finds or an update replaces (0|1; the end-of-run checks always run)");
 static char *selftest = "none";
@@ -89,6 +90,7 @@ static const struct {
 	{ "duration_ms", &duration_ms, 100, 600000 },
 	{ "time_ops", &time_ops, 0, 1 },
 	{ "time_sample", &time_sample, 1, 1000000 },
+	{ "per_op_rcu", &per_op_rcu, 0, 1 },
 	{ "fill_pct", &fill_pct, 0, 100 },
 	{ "verify", &verify, 0, 1 },
 	{ "hold", &hold, 0, 1 },
@@ -179,6 +181,7 @@ static int ht_validate_params(void)
 	ht.duration_ms = duration_ms;
 	ht.time_ops = time_ops;
 	ht.time_sample = time_sample;
+	ht.per_op_rcu = per_op_rcu;
 	ht.fill_pct = fill_pct;
 	ht.verify = verify;
 	ht.hold = hold;
@@ -236,7 +239,21 @@ static void ht_worker_loop(struct ht_thread *t)
 	now = t0;
 	this_cpu_write(ht_cpu_worker, current);
 	do {
+		/*
+		 * One RCU read section with migration off per step, as a BPF
+		 * program holds one per run (bpf_loop's 10000 updates in the
+		 * seed's driver); between steps the thread may reschedule.
+		 */
+		t->step_ops0 = ht_stats_ops(t->stats);
+		if (likely(!ht.per_op_rcu)) {
+			rcu_read_lock();
+			migrate_disable();
+		}
 		ht.wl->step(t);
+		if (likely(!ht.per_op_rcu)) {
+			migrate_enable();
+			rcu_read_unlock();
+		}
 		if (unlikely(ht.selftest) && !t->idx && n == 16)
 			ht_selftest_plant(t);
 		cond_resched();
@@ -480,8 +497,11 @@ static void ht_cleanup(void)
 		kvfree(ht.threads[i].stats);
 		kfree(ht.threads[i].value);
 	}
-	kfree(ht.threads);
+	kfree(ht.threads_mem);
+	ht.threads_mem = NULL;
 	ht.threads = NULL;
+	kvfree(ht.clock_hist);
+	ht.clock_hist = NULL;
 	kvfree(ht.results);
 	ht.results = NULL;
 	kvfree(ht.total);
@@ -494,24 +514,56 @@ static void ht_cleanup(void)
 	}
 }
 
+/*
+ * The floor under every timed op: back-to-back ktime_get_ns() reads on
+ * the loading CPU, published beside the op histograms (clock_read_ns).
+ * A timed op's latency includes about one clock read; under TCG a read
+ * costs about as much as a pop, so a reader needs this to judge the
+ * low percentiles.
+ */
+#define HT_CLOCK_CALIBRATION_READS	20000
+
+static int ht_clock_calibrate(void)
+{
+	unsigned int i;
+	u64 a, b;
+
+	ht.clock_hist = kvzalloc(sizeof(*ht.clock_hist), GFP_KERNEL);
+	if (!ht.clock_hist)
+		return -ENOMEM;
+	for (i = 0; i < HT_CLOCK_CALIBRATION_READS; i++) {
+		a = ktime_get_ns();
+		b = ktime_get_ns();
+		ht_hist_add(ht.clock_hist, b - a);
+		if (!(i % 1024))
+			cond_resched();
+	}
+	return 0;
+}
+
 static int ht_alloc_threads(void)
 {
 	unsigned int i = 0, op;
 	int cpu;
 
-	ht.threads = kcalloc(ht.nr_threads, sizeof(*ht.threads), GFP_KERNEL);
+	/* kcalloc() aligns to 8 only: align the array to a cache line */
+	ht.threads_mem = kzalloc(array_size(ht.nr_threads, sizeof(*ht.threads)) +
+				 SMP_CACHE_BYTES, GFP_KERNEL);
 	ht.total = kvzalloc(sizeof(*ht.total), GFP_KERNEL);
-	if (!ht.threads || !ht.total)
+	if (!ht.threads_mem || !ht.total)
 		return -ENOMEM;
+	ht.threads = PTR_ALIGN(ht.threads_mem, SMP_CACHE_BYTES);
 	for_each_cpu(cpu, ht.cpus) {
 		struct ht_thread *t = &ht.threads[i];
 
 		t->idx = i++;
 		t->cpu = cpu;
+		prandom_seed_state(&t->rnd, get_random_u64());
 		for (op = 0; op < HT_NR_OPS; op++)
-			t->sample_left[op] = 1;	/* the first op is timed */
+			t->sample_left[op] = ht_sample_gap(t);
 		t->stats = kvzalloc(sizeof(*t->stats), GFP_KERNEL);
-		t->value = kzalloc(round_up(ht.value_size, 8), GFP_KERNEL);
+		/* written every op: a line of its own (kmalloc-64 and up align) */
+		t->value = kzalloc(round_up(ht.value_size, HT_VALUE_ALIGN), GFP_KERNEL);
 		if (!t->stats || !t->value)
 			return -ENOMEM;
 	}
@@ -639,6 +691,8 @@ static int __init ht_init(void)
 	}
 	ht_derive_expectations();
 	ret = ht_alloc_threads();
+	if (!ret)
+		ret = ht_clock_calibrate();
 	if (ret)
 		goto fail;
 

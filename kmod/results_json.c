@@ -14,7 +14,8 @@
 #include "inject.h"
 
 /* Worst case: every bucket of every op non-empty, ~60 bytes each. */
-#define HT_JSON_FIXED	(4096 + HT_MAX_FAULTS * 512 + HT_NR_OPS * HT_HIST_BUCKETS * 64)
+#define HT_JSON_FIXED	(4096 + HT_MAX_FAULTS * 512 + (HT_NR_OPS + 1) * HT_HIST_BUCKETS * 64 + \
+			 HT_STEP_SLOTS * 24)
 #define HT_JSON_THREAD	640
 
 /* seq_buf_puts() is not exported in 6.1 */
@@ -57,8 +58,9 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d, \"time_sample\": %u,\n",
 		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
 		       ht.time_sample);
-	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
-		       ht.fill_pct, ht.verify, ht.hold, ht.map_id, ht_faults_str());
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"per_op_rcu\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
+		       ht.fill_pct, ht.verify, ht.hold, ht.per_op_rcu, ht.map_id,
+		       ht_faults_str());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -70,9 +72,9 @@ static void ht_json_per_cpu(struct seq_buf *s)
 		struct ht_thread *t = &ht.threads[i];
 
 		seq_buf_printf(s, "%s\n    {\"cpu\": %d, \"ops\": %llu, \"steps\": %llu, \"ns\": %llu, \"ops_per_sec\": ",
-			       i ? "," : "", t->cpu, t->stats->ops, t->steps,
+			       i ? "," : "", t->cpu, ht_stats_ops(t->stats), t->steps,
 			       t->stats->ns);
-		ht_json_rate(s, t->stats->ops, t->stats->ns);
+		ht_json_rate(s, ht_stats_ops(t->stats), t->stats->ns);
 		ht_puts(s, ", \"errors\": ");
 		ht_json_errors(s, t->stats);
 		seq_buf_printf(s, ", \"unexpected_errors\": %llu}",
@@ -81,15 +83,28 @@ static void ht_json_per_cpu(struct seq_buf *s)
 	ht_puts(s, "],\n");
 }
 
+/* A percentile in thousandths printed as "X.YYY" (hist_pct.h's method). */
+static void ht_json_pct(struct seq_buf *s, const char *name,
+			const struct ht_hist *h, unsigned int pct)
+{
+	u64 m = ht_hist_pct_milli_of(h, pct);
+
+	seq_buf_printf(s, ", \"%s\": %llu.%03llu", name, div_u64(m, 1000),
+		       m - div_u64(m, 1000) * 1000);
+}
+
 static void ht_json_hist(struct seq_buf *s, const struct ht_hist *h)
 {
 	const char *sep = "";
 	unsigned int i;
 	u64 lo, hi;
 
-	seq_buf_printf(s, "{\"count\": %llu, \"min\": %llu, \"max\": %llu, \"sum\": %llu, \"p50\": %llu, \"p99\": %llu,\n               \"buckets\": [",
-		       h->count, h->min, h->max, h->sum,
-		       ht_hist_percentile(h, 50), ht_hist_percentile(h, 99));
+	seq_buf_printf(s, "{\"count\": %llu, \"min\": %llu, \"max\": %llu, \"sum\": %llu",
+		       h->count, h->min, h->max, h->sum);
+	ht_json_pct(s, "p50", h, 50);
+	ht_json_pct(s, "p90", h, 90);
+	ht_json_pct(s, "p99", h, 99);
+	ht_puts(s, ",\n               \"buckets\": [");
 	for (i = 0; i < HT_HIST_BUCKETS; i++) {
 		if (!h->b[i])
 			continue;
@@ -98,6 +113,24 @@ static void ht_json_hist(struct seq_buf *s, const struct ht_hist *h)
 		sep = ", ";
 	}
 	ht_puts(s, "]}");
+}
+
+/* Sampled timing: how it sampled and where in their steps timed ops sat. */
+static void ht_json_timing(struct seq_buf *s)
+{
+	unsigned int i;
+
+	seq_buf_printf(s, "  \"timing\": {\"time_ops\": %d, \"time_sample\": %u, \"sampling\": \"%s\", \"step_slots\": %u,\n              \"timed_step_slots\": [",
+		       ht.time_ops, ht.time_sample,
+		       ht.time_sample == 1 ? "every op" :
+		       "uniform gap 1..2N-1 ops of each kind",
+		       HT_STEP_SLOTS);
+	for (i = 0; i < HT_STEP_SLOTS; i++)
+		seq_buf_printf(s, "%s%llu", i ? ", " : "",
+			       ht.total->timed_slot[i]);
+	ht_puts(s, "],\n              \"clock_read_ns\": ");
+	ht_json_hist(s, ht.clock_hist);
+	ht_puts(s, "},\n");
 }
 
 static void ht_json_latency(struct seq_buf *s)
@@ -176,11 +209,16 @@ int ht_results_build(void)
 	seq_buf_printf(&s, "  \"totals\": {\"ops\": %llu, \"ops_per_sec\": ",
 		       ht.total->ops);
 	ht_json_rate(&s, ht.total->ops, ht.duration_ns);
+	seq_buf_printf(&s, ", \"ops_by_kind\": {\"%s\": %llu, \"%s\": %llu, \"%s\": %llu}",
+		       ht_op_names[HT_OP_UPDATE], ht.total->ops_by[HT_OP_UPDATE],
+		       ht_op_names[HT_OP_LOOKUP], ht.total->ops_by[HT_OP_LOOKUP],
+		       ht_op_names[HT_OP_DELETE], ht.total->ops_by[HT_OP_DELETE]);
 	ht_puts(&s, ", \"errors\": ");
 	ht_json_errors(&s, ht.total);
 	ht_puts(&s, "},\n");
 	ht_json_per_cpu(&s);
 	ht_json_latency(&s);
+	ht_json_timing(&s);
 	ht_faults_json(&s);
 	ht_json_verdict(&s);
 	ht_puts(&s, "}\n");

@@ -18,43 +18,6 @@ const char * const ht_op_names[HT_NR_OPS] = {
 	[HT_OP_DELETE] = "delete",
 };
 
-/* [lo, hi) of bucket @idx; the top bucket's hi saturates at U64_MAX. */
-void ht_hist_bucket_range(unsigned int idx, u64 *lo, u64 *hi)
-{
-	unsigned int g, s;
-
-	if (idx < HT_HIST_SUB) {
-		*lo = idx;
-		*hi = idx + 1;
-		return;
-	}
-	g = (idx - HT_HIST_SUB) / HT_HIST_SUB;
-	s = (idx - HT_HIST_SUB) % HT_HIST_SUB;
-	*lo = (u64)(HT_HIST_SUB + s) << g;
-	*hi = *lo + (1ULL << g);
-	if (*hi < *lo)
-		*hi = U64_MAX;
-}
-
-/* Upper bound of the bucket holding the @pct-th percentile. */
-u64 ht_hist_percentile(const struct ht_hist *h, unsigned int pct)
-{
-	u64 target, seen = 0, lo, hi;
-	unsigned int i;
-
-	if (!h->count)
-		return 0;
-	target = div_u64(h->count * pct + 99, 100);
-	for (i = 0; i < HT_HIST_BUCKETS; i++) {
-		seen += h->b[i];
-		if (seen >= target) {
-			ht_hist_bucket_range(i, &lo, &hi);
-			return min(hi, h->max);
-		}
-	}
-	return h->max;
-}
-
 void ht_hist_merge(struct ht_hist *dst, const struct ht_hist *src)
 {
 	unsigned int i;
@@ -75,7 +38,9 @@ void ht_stats_merge(struct ht_stats *dst, const struct ht_stats *src)
 {
 	unsigned int i;
 
-	dst->ops += src->ops;
+	for (i = 0; i < HT_NR_OPS; i++)
+		dst->ops_by[i] += src->ops_by[i];
+	dst->ops = ht_stats_ops(dst);
 	dst->ns = max(dst->ns, src->ns);
 	for (i = 0; i < HT_NR_KNOWN_ERR; i++)
 		dst->err[i] += src->err[i];
@@ -90,6 +55,8 @@ void ht_stats_merge(struct ht_stats *dst, const struct ht_stats *src)
 	dst->live_delta += src->live_delta;
 	for (i = 0; i < HT_NR_OPS; i++)
 		ht_hist_merge(&dst->hist[i], &src->hist[i]);
+	for (i = 0; i < HT_STEP_SLOTS; i++)
+		dst->timed_slot[i] += src->timed_slot[i];
 }
 
 u64 ht_stats_errors(const struct ht_stats *s)

@@ -11,17 +11,14 @@
 #include <linux/types.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
+#include <linux/math64.h>
+
+#define HT_MULDIV(a, b, c)	mul_u64_u64_div_u64(a, b, c)
+#include "hist_pct.h"
 
 enum ht_op { HT_OP_UPDATE, HT_OP_LOOKUP, HT_OP_DELETE, HT_NR_OPS };
 
-/*
- * Buckets: values below HT_HIST_SUB are exact; above, each power of two
- * is split into HT_HIST_SUB equal sub-buckets (25% resolution).
- */
-#define HT_HIST_SUB_BITS	2
-#define HT_HIST_SUB		(1U << HT_HIST_SUB_BITS)
-#define HT_HIST_BUCKETS		(HT_HIST_SUB + (64 - HT_HIST_SUB_BITS) * HT_HIST_SUB)
-
+/* Bucket layout and percentiles: hist_pct.h. */
 struct ht_hist {
 	u64 count;
 	u64 min;
@@ -39,8 +36,16 @@ enum ht_err {
 
 #define HT_ERRBIT(e)	BIT(e)
 
+/*
+ * Sampled timing's audit: how many timed ops sat at each position (mod
+ * HT_STEP_SLOTS) of their workload step, so a test can show the samples
+ * are spread over the step, not tied to one op of it.
+ */
+#define HT_STEP_SLOTS		64
+
 struct ht_stats {
-	u64 ops;
+	u64 ops_by[HT_NR_OPS];	/* map ops of each kind (ht_op_end) */
+	u64 ops;		/* their sum, filled in by ht_stats_merge() */
 	u64 ns;
 	u64 err[HT_NR_KNOWN_ERR];
 	u64 other_err;
@@ -52,6 +57,7 @@ struct ht_stats {
 	u64 stamp_races;	/* mismatches a second look explained (LRU, racy keys) */
 	s64 live_delta;		/* successful inserts of new keys minus deletes */
 	struct ht_hist hist[HT_NR_OPS];
+	u64 timed_slot[HT_STEP_SLOTS];
 };
 
 extern const char * const ht_err_names[HT_NR_KNOWN_ERR];
@@ -107,8 +113,18 @@ static inline void ht_stats_error(struct ht_stats *s, int err, u32 expected)
 		s->unexpected++;
 }
 
-void ht_hist_bucket_range(unsigned int idx, u64 *lo, u64 *hi);
-u64 ht_hist_percentile(const struct ht_hist *h, unsigned int pct);
+/* Percentile @pct of @h in thousandths of its unit (hist_pct.h's method). */
+static inline u64 ht_hist_pct_milli_of(const struct ht_hist *h, unsigned int pct)
+{
+	return ht_hist_pct_milli(h->b, h->count, h->min, h->max, pct);
+}
+/* Map ops of every kind so far. */
+static inline u64 ht_stats_ops(const struct ht_stats *s)
+{
+	return s->ops_by[HT_OP_UPDATE] + s->ops_by[HT_OP_LOOKUP] +
+	       s->ops_by[HT_OP_DELETE];
+}
+
 void ht_hist_merge(struct ht_hist *dst, const struct ht_hist *src);
 void ht_stats_merge(struct ht_stats *dst, const struct ht_stats *src);
 u64 ht_stats_errors(const struct ht_stats *s);

@@ -35,6 +35,8 @@ int hist_add_bucket(struct hist *h, uint64_t lo, uint64_t hi, uint64_t count);
  * the rank). Clamped to the exact min/max when the source gave them. NAN if empty.
  */
 double hist_percentile(const struct hist *h, double p);
+/* The label every output gives its percentiles (harness/FORMAT.md, "Percentiles"). */
+#define PERCENTILE_METHOD "interpolated within log2 sub-buckets, clamped to min/max (FORMAT.md)"
 /* max: exact max if known, else the top non-empty bucket's upper bound (hi - 1). */
 void hist_summarize(const struct hist *h, struct hist_stats *s);
 /* libbpf-tools layout: "  low -> high : count |****|". */

@@ -57,41 +57,60 @@ static void parse_totals(struct module_result *m, json_t *t)
 	}
 }
 
-/* buckets: [[lo, hi, count], …], ascending, hi exclusive. */
-static int parse_latency(struct module_result *m, json_t *lat, char *err, size_t errlen)
+/* One histogram: buckets [[lo, hi, count], …], ascending, hi exclusive. */
+static int parse_hist(struct mod_latency *l, const char *name, const char *where, json_t *v,
+		      char *err, size_t errlen)
 {
+	json_t *b;
+	size_t i;
+
+	snprintf(l->op, sizeof(l->op), "%s", name);
+	hist_init(&l->h);
+	json_array_foreach(json_object_get(v, "buckets"), i, b) {
+		json_t *lo = json_array_get(b, 0), *hi = json_array_get(b, 1),
+		       *c = json_array_get(b, 2);
+
+		if (!json_is_integer(lo) || !json_is_integer(hi) || !json_is_integer(c) ||
+		    hist_add_bucket(&l->h, json_integer_value(lo), json_integer_value(hi),
+				    json_integer_value(c))) {
+			snprintf(err, errlen, "%s.buckets[%zu]: expected ascending [lo, hi, count]",
+				 where, i);
+			return -1;
+		}
+	}
+	l->sum = get_u64(v, "sum");
+	if (l->h.count && json_object_get(v, "max")) {
+		l->h.min = get_u64(v, "min");
+		l->h.max = get_u64(v, "max");
+		l->h.has_minmax = true;
+	}
+	return 0;
+}
+
+/*
+ * latency_ns: one histogram per op kind. timing.clock_read_ns (the
+ * module's back-to-back clock reads at load) joins them as the pseudo-op
+ * "clock_read", so every table and plot of op latencies shows the floor
+ * beside them.
+ */
+static int parse_latency(struct module_result *m, json_t *lat, json_t *timing, char *err,
+			 size_t errlen)
+{
+	char where[64];
 	const char *op;
 	json_t *v;
 
 	json_object_foreach(lat, op, v) {
-		struct mod_latency *l;
-		json_t *b;
-		size_t i;
-
 		if (m->nlat >= MOD_MAX_LAT)
 			break;
-		l = &m->lat[m->nlat++];
-		snprintf(l->op, sizeof(l->op), "%s", op);
-		hist_init(&l->h);
-		json_array_foreach(json_object_get(v, "buckets"), i, b) {
-			json_t *lo = json_array_get(b, 0), *hi = json_array_get(b, 1),
-			       *c = json_array_get(b, 2);
-
-			if (!json_is_integer(lo) || !json_is_integer(hi) || !json_is_integer(c) ||
-			    hist_add_bucket(&l->h, json_integer_value(lo), json_integer_value(hi),
-					    json_integer_value(c))) {
-				snprintf(err, errlen, "latency_ns.%s.buckets[%zu]: expected ascending [lo, hi, count]",
-					 op, i);
-				return -1;
-			}
-		}
-		l->sum = get_u64(v, "sum");
-		if (l->h.count && json_object_get(v, "max")) {
-			l->h.min = get_u64(v, "min");
-			l->h.max = get_u64(v, "max");
-			l->h.has_minmax = true;
-		}
+		snprintf(where, sizeof(where), "latency_ns.%s", op);
+		if (parse_hist(&m->lat[m->nlat++], op, where, v, err, errlen))
+			return -1;
 	}
+	v = json_object_get(timing, "clock_read_ns");
+	if (json_is_object(v) && m->nlat < MOD_MAX_LAT &&
+	    parse_hist(&m->lat[m->nlat++], MOD_CLOCK_READ, "timing.clock_read_ns", v, err, errlen))
+		return -1;
 	return 0;
 }
 
@@ -135,7 +154,8 @@ int module_result_parse(struct module_result *m, json_t *root, char *err, size_t
 	verdict_count(verdict, "double_alloc", &m->double_alloc);
 	verdict_count(verdict, "walk_bad", &m->walk_bad);
 	verdict_count(verdict, "e2big_not_full", &m->e2big_not_full);
-	return parse_latency(m, json_object_get(root, "latency_ns"), err, errlen);
+	return parse_latency(m, json_object_get(root, "latency_ns"), json_object_get(root, "timing"),
+			     err, errlen);
 }
 
 int module_result_load(struct module_result *m, const char *path, char *err, size_t errlen)

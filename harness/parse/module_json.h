@@ -7,6 +7,8 @@
 
 #define MOD_MAX_ERRNOS 16
 #define MOD_MAX_LAT 8
+/* The pseudo-op of latency_ns holding timing.clock_read_ns (the floor). */
+#define MOD_CLOCK_READ "clock_read"
 
 struct mod_latency {
 	char op[32];		/* "update", "lookup", … */

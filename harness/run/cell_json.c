@@ -150,6 +150,9 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 		/* Which form the guest ran (kprobe, or fentry where it has BTF). */
 		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->dir, name);
 		json_object_set_new(s, "form", read_word(path));
+		/* Whose calls it counted: "workers" (the module's) or "all". */
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.callers", cell->dir, name);
+		json_object_set_new(s, "callers", read_word(path));
 		json_object_set_new(all, name, s);
 		if (!strcmp(name, POP_SCRIPT)) {
 			const struct bt_hist *h = bt_find_hist(&bo, "@ns");

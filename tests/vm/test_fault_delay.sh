@@ -19,7 +19,7 @@ expect_eq "faults" "$(jq '.faults | length' "$m")" 1
 expect_eq "fault type" "$(jq -r '.faults[0].type' "$m")" delay
 expect_eq "fault symbol" "$(jq -r '.faults[0].symbol' "$m")" __pcpu_freelist_pop
 expect_eq "fault ns" "$(jq '.faults[0].ns' "$m")" "$ns"
-updates=$(jq '.latency_ns.update.count' "$m")
+updates=$(jq '.totals.ops_by_kind.update' "$m")
 expect_cmp "updates" "$updates" ">" 0
 expect_eq "hits == updates" "$(jq '.faults[0].hits' "$m")" "$updates"
 expect_eq "injected == hits (p=1)" "$(jq '.faults[0].injected' "$m")" "$updates"

@@ -17,7 +17,7 @@ m=$(ls "$d"/*/module.json) || fail "no module.json"
 expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$s")" PASS
 expect_eq "module result" "$(jq -r '.result' "$m")" SUCCESS
 expect_eq "fault type" "$(jq -r '.faults[0].type' "$m")" exhaust
-updates=$(jq '.latency_ns.update.count' "$m")
+updates=$(jq '.totals.ops_by_kind.update' "$m")
 e2big=$(jq '.totals.errors.E2BIG // 0' "$m")
 expect_cmp "updates" "$updates" ">" 1000
 expect_eq "only E2BIG" "$(jq -r '.totals.errors | keys | join(",")' "$m")" E2BIG
