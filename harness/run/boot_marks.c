@@ -5,7 +5,7 @@
 #include "run/boot_marks.h"
 
 const char *const boot_mark_keys[BM_NR] = {
-	"first_console_s", "last_ap_s", "smp_up_s", "init_s", "cpus_online_s", "power_off_s",
+	"first_console_s", "last_ap_s", "smp_up_s", "after_smp_s", "init_s", "cpus_online_s", "power_off_s",
 };
 
 /* The text after a "[    1.234567] " printk timestamp, or the line itself. */
@@ -45,6 +45,8 @@ unsigned boot_marks_of_line(const char *line, int vcpus)
 		return 1u << BM_SMP_UP;
 	if (vcpus > 1 && ends_with_cpu(t, vcpus - 1))
 		return 1u << BM_LAST_AP;
+	if (!strncmp(t, "mtrr: your CPUs had inconsistent", 32))
+		return 1u << BM_AFTER_SMP;
 	if (!strncmp(t, "htab-init: up at", 16))
 		return 1u << BM_INIT;
 	if (!strncmp(t, "htab-init: CPUs online", 22))

@@ -10,6 +10,13 @@ enum boot_mark {
 	BM_FIRST_LINE,	/* the first complete console line */
 	BM_LAST_AP,	/* x86's "#N" for the last AP (N = vCPUs - 1), shown at loglevel 5 */
 	BM_SMP_UP,	/* "smp: Brought up" (pr_info: loglevel >= 7 only) */
+	/*
+	 * "mtrr: your CPUs had inconsistent ...": a warning, so shown at
+	 * loglevel 5, from a subsys_initcall (after SMP); QEMU's TCG -cpu max
+	 * gives every boot of 6.1 it (with lpj= the "#N" lines are one pr_info
+	 * line, hidden: this is then the only mark near SMP up).
+	 */
+	BM_AFTER_SMP,
 	BM_INIT,	/* the initramfs init's "htab-init: up at" */
 	BM_CPUS_ONLINE,	/* init's "htab-init: CPUs online" (after onlining any offline ones) */
 	BM_POWER_OFF,	/* "reboot: Power down" */

@@ -266,7 +266,7 @@ static void add_timings(const struct cell *cell, const struct boot_result *br, j
  * The boot and the job on the host's clock, seconds since QEMU started:
  * console marks (boot_marks.h) and when phases.env keys appeared (null:
  * never seen). smp_up_s is "smp: Brought up" where the console shows it,
- * else the last AP's announcement (smp_up_from says which).
+ * else the MTRR warning of a subsys_initcall after SMP (smp_up_from says which).
  */
 static void add_boot_phases(const struct cell *cell, const struct boot_result *br, json_t *j)
 {
@@ -276,9 +276,9 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 
 	json_object_set_new(o, "first_console_s", num_or_null(m[BM_FIRST_LINE]));
 	json_object_set_new(o, "last_ap_s", num_or_null(m[BM_LAST_AP]));
-	json_object_set_new(o, "smp_up_s", num_or_null(brought ? m[BM_SMP_UP] : m[BM_LAST_AP]));
+	json_object_set_new(o, "smp_up_s", num_or_null(brought ? m[BM_SMP_UP] : m[BM_AFTER_SMP]));
 	json_object_set_new(o, "smp_up_from", brought ? json_string("smp: Brought up")
-					      : !isnan(m[BM_LAST_AP]) ? json_string("last AP announced")
+					      : !isnan(m[BM_AFTER_SMP]) ? json_string("mtrr warning")
 					      : json_null());
 	json_object_set_new(o, "init_s", num_or_null(m[BM_INIT]));
 	json_object_set_new(o, "cpus_online_s", num_or_null(m[BM_CPUS_ONLINE]));

@@ -211,6 +211,8 @@ static void test_boot_marks(void **state)
 	assert_int_equal(boot_marks_of_line("[ 0.3] x86: #115", 16), 0);
 	assert_int_equal(boot_marks_of_line("[    2.1] smp: Brought up 1 node, 16 CPUs", 16),
 			 1u << BM_SMP_UP);
+	assert_int_equal(boot_marks_of_line("[    0.934674] mtrr: your CPUs had inconsistent fixed MTRR settings", 16),
+			 1u << BM_AFTER_SMP);
 	assert_int_equal(boot_marks_of_line("htab-init: up at 3.06s", 16), 1u << BM_INIT);
 	assert_int_equal(boot_marks_of_line("htab-init: CPUs online 0-15 (14 onlined here) at 3.5s", 16),
 			 1u << BM_CPUS_ONLINE);
