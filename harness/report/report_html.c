@@ -259,8 +259,10 @@ static void hist_html(FILE *f, const struct rep_run *r, const struct rep_plots *
 			figure(f, rep_plot_find(p, PK_POP_HIST, r->workloads[w], series[s], 0), cap);
 		}
 	fputs("</div>\n<h2>Per-op latency: module vs bpftrace</h2>\n<p>Left: the module's own "
-	      "<code>latency_ns</code> per op (timed around the map call); right: every "
-	      "bpftrace <code>hist()</code> of the same cells.</p>\n", f);
+	      "<code>latency_ns</code> per op (timed around the map call, sampled: see each cell's "
+	      "<code>timing</code>) and <code>clock_read</code>, its back-to-back clock reads at load: "
+	      "the floor under every timed op; right: every bpftrace <code>hist()</code> of the same "
+	      "cells. Percentiles everywhere: " PERCENTILE_METHOD ".</p>\n", f);
 	for (size_t i = 0; i < r->ngroups; i++) {
 		const struct rep_group *g = &r->groups[i];
 

@@ -33,6 +33,9 @@ static void env_text(FILE *f, const struct rep_run *r, json_t *env)
 	if (r->any_tcg)
 		fputs("*** EMULATED: cells ran under QEMU TCG (no KVM). Timings are from an\n"
 		      "*** emulated CPU: compare kernels with each other, not with hardware.\n\n", f);
+	fputs("Percentiles (p50/p90/p99): " PERCENTILE_METHOD ".\n"
+	      "Module latencies: clock_read is the module's back-to-back clock reads at load,\n"
+	      "the floor under every timed op.\n\n", f);
 	fputs("Environment\n", f);
 	fprintf(f, "  host:  %s\n  accel: %s\n  kernels:\n", h ? h : "?", acc ? acc : "?");
 	json_array_foreach(json_object_get(env, "kernels"), i, k) {

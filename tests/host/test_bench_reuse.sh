@@ -16,22 +16,25 @@ has() {	# what output want
 	echo "ok: $1 has '$3'"
 }
 
-# driver: per round and CPU, module 0.7 (time_ops=0) and 0.5 (time_ops=1) of the driver
+# driver: per round and CPU, module 0.7 (time_ops=0) and 0.5 (time_ops=1) of the
+# driver; the module before (BEFORE_REV) 0.35 of it: mod0 / before = 2
 c=$d/driver/cell; mkdir -p "$c"
 for r in 1 2 3; do
 	for cpu in 0 1; do echo $((100000 * (r + cpu + 1))); done > "$d/drv"
-	jq -s '{kernel_release: "k", per_cpu: to_entries | map({cpu: .key, ops_per_sec: (.value * 0.7)})}' "$d/drv" > "$c/r${r}_mod0.json"
-	jq -s '{kernel_release: "k", per_cpu: to_entries | map({cpu: .key, ops_per_sec: (.value * 0.5)})}' "$d/drv" > "$c/r${r}_mod1.json"
+	for p in mod0:0.7 mod1:0.5 before:0.35; do
+		jq -s --argjson k "${p#*:}" '{kernel_release: "k", per_cpu: to_entries | map({cpu: .key, ops_per_sec: (.value * $k)})}' "$d/drv" > "$c/r${r}_${p%%:*}.json"
+	done
 	jq -r 'to_entries[] | "\(.key):hash_map_full_perf \(.value) events per sec"' <(jq -s . "$d/drv") > "$c/r${r}_drv.out"
 done
 cell_files "$c"
 out=$(BENCH_REUSE=1 "$ROOT/bench/driver/run.sh" 2 3 3 "$d/driver") || fail "bench/driver exited $?"
-has driver "$out" "full_update_driver (bpf_loop)          350000 ± 100000"
-has driver "$out" "0     210000 ± 70000        150000 ± 50000        300000 ± 100000"
-has driver "$out" "1     280000 ± 70000        200000 ± 50000        400000 ± 100000"
-has driver "$out" "module full_update time_ops=0 / full_update_driver: 0.7 (95% bootstrap CI "
+has driver "$out" "full_update_driver (bpf_loop)                   350000 ± 100000"
+has driver "$out" "0     210000 ± 70000        150000 ± 50000        105000 ± 35000        300000 ± 100000"
+has driver "$out" "1     280000 ± 70000        200000 ± 50000        140000 ± 35000        400000 ± 100000"
+has driver "$out" "ratio module time_ops=0 / full_update_driver (bpf_loop): 0.7 (95% bootstrap CI "
 has driver "$out" "paired per round 0.7 ± 0"
-has driver "$out" "module full_update time_ops=1 / full_update_driver: 0.5 (95% bootstrap CI "
+has driver "$out" "ratio module time_ops=1 (default sampling) / full_update_driver (bpf_loop): 0.5 (95% bootstrap CI "
+has driver "$out" "ratio module time_ops=0 / module time_ops=0 at 8c28c5e^: 2 (95% bootstrap CI "
 
 # observer: plain 600000 + 1000 r, kprobe 80000 + 1000 r, fentry 100000 + 1000 r;
 # one pop per op; round 4's fentry run lost its @calls, so round 4 is dropped
