@@ -6,6 +6,7 @@
 #   make check   set up and run every test (unit, module build, VM)
 #   make mutants  the kit's self-test: every workload on fixed and on each planted-bug kernel
 #   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
+#   make seed-002  seed 002's htab-mem table (ops/s and the map's memory) beside ours
 #   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
 # The guest kernel: Debian's newest installed linux-image-amd64 that also has
@@ -96,6 +97,25 @@ seed-000: all image
 		--repeat 5 --duration $(SEED000_DURATION) --bpftrace none --out "$$out"; \
 	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
 	bench/seed-000.sh "$$out" || exit $$?; exit $$rc
+
+# Seed 002 (htab-mem): overwrite, batch_add_batch_del, add_del_on_diff_cpu on
+# a hash map of the seed's 8192 entries, non-preallocated and preallocated, at
+# the seed's 8 producers (vCPUs), repeated; each cell's map is made from insmod
+# in its own cgroup v2 (vm-images/guest/memcg-job.sh: memory.current sampled,
+# memory.peak), then bench/seed-002.sh prints the seed's table beside ours
+# (RUN/seed.txt). SEED002_CPUS=, SEED002_DURATION=s, SEED002_REPEAT=, SEED002_OUT=dir.
+SEED002_CPUS ?= 8
+SEED002_DURATION ?= 3
+SEED002_REPEAT ?= 3
+.PHONY: seed-002
+seed-002: all image
+	@out=$${SEED002_OUT:-results/seed-002-$$(date +%Y%m%d-%H%M%S)}; \
+	./harness/htab-torture run --cpus $(SEED002_CPUS) \
+		--workload overwrite,batch_add_batch_del,add_del_on_diff_cpu --prealloc 0,1 \
+		--max-entries 8192 --repeat $(SEED002_REPEAT) --duration $(SEED002_DURATION) --bpftrace none \
+		--job-script vm-images/guest/memcg-job.sh --out "$$out"; \
+	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
+	bench/seed-002.sh "$$out" || exit $$?; exit $$rc
 
 # For tests: the guest kernel release the module is built for.
 print-kver:

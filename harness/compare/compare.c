@@ -225,6 +225,21 @@ static double m_coverage(const struct rep_cell *c, const char *op)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* A figure of cell.json "memory" (run/cell_json.c, the memcg job), op its key. */
+static double m_memory(const struct rep_cell *c, const char *op)
+{
+	json_t *cj = c->cell_json ? c->cell_json : c->summary_cell;
+	json_t *v = json_object_get(json_object_get(cj, "memory"), op);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The memory rows: cell.json "memory" keys compared like every metric. */
+static const struct { const char *name, *key; } mem_metrics[] = {
+	{ "memory.avg_mib", "avg_mib" },
+	{ "memory.peak_mib", "peak_mib" },
+};
+
 static int sample_of(struct cmp_sample *s, const struct bucket *x, metric_fn fn, const char *op)
 {
 	s->v = calloc(x->n ? x->n : 1, sizeof(double));
@@ -350,6 +365,8 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 		snprintf(name, sizeof(name), "coverage.%s", cov_metrics[i].name);
 		err |= add_row(res, g, xa, xb, name, "%", m_coverage, cov_metrics[i].name);
 	}
+	for (size_t i = 0; i < sizeof(mem_metrics) / sizeof(mem_metrics[0]) && !err; i++)
+		err |= add_row(res, g, xa, xb, mem_metrics[i].name, "MiB", m_memory, mem_metrics[i].key);
 	strv_free(&ops);
 	return err ? -1 : 0;
 }

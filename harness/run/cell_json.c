@@ -460,6 +460,44 @@ static void add_coverage(const struct cell *cell, json_t *j)
 	json_object_set_new(j, "coverage", fig);
 }
 
+/*
+ * The map's memory, from a cell whose guest sampled the cgroup the map was
+ * made in (vm-images/guest/memcg-job.sh: memcg.env, memcg.tsv): mean and
+ * sample stddev of memory.current over the workers' run, memory.peak at
+ * their end, in MiB as seed 002's htab-mem bench prints them.
+ */
+static void add_memory(const struct cell *cell, json_t *j)
+{
+	char *env = cell_file(cell, "memcg.env"), *tsv = cell_file(cell, "memcg.tsv");
+	double sum = 0, sq = 0, n = 0, mib = 1024.0 * 1024.0;
+	json_t *o;
+
+	if (!env) {
+		free(tsv);
+		return;
+	}
+	for (const char *p = tsv; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		double up, b;
+
+		if (sscanf(p, "%lf %lf", &up, &b) != 2)
+			continue;
+		sum += b / mib;
+		sq += b / mib * (b / mib);
+		n++;
+	}
+	o = json_pack("{s:s, s:i}", "source", "cgroup2 memory.current samples, memory.peak",
+		      "samples", (int)n);
+	json_object_set_new(o, "interval_s", num_json(phases_get(env, "MEMCG_INTERVAL")));
+	json_object_set_new(o, "avg_mib", num_json(n ? sum / n : NAN));
+	json_object_set_new(o, "sd_mib", num_json(n > 1 ? sqrt(fmax(0, (sq - sum * sum / n) / (n - 1))) : NAN));
+	json_object_set_new(o, "peak_mib", num_json(phases_get(env, "MEMCG_PEAK") / mib));
+	json_object_set_new(o, "base_mib", num_json(phases_get(env, "MEMCG_BASE") / mib));
+	json_object_set_new(o, "end_mib", num_json(phases_get(env, "MEMCG_END") / mib));
+	json_object_set_new(j, "memory", o);
+	free(env);
+	free(tsv);
+}
+
 json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
 {
 	struct console_report rep;
@@ -511,6 +549,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	add_bpftrace(c, cell, j);
 	add_noise(cell, j);
 	add_coverage(cell, j);
+	add_memory(cell, j);
 
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);

@@ -235,6 +235,31 @@ static void print_coverage(FILE *f, json_t *cells)
 	}
 }
 
+/*
+ * Cells that sampled their map's cgroup (cell.json "memory", the memcg job):
+ * one line each, memory.current mean ± stddev over the run and memory.peak.
+ */
+static void print_memory(FILE *f, json_t *cells)
+{
+	size_t i, hdr = 0;
+	json_t *c;
+	char avg[32], sd[32], peak[32];
+
+	json_array_foreach(cells, i, c) {
+		json_t *m = json_object_get(c, "memory");
+
+		if (!m)
+			continue;
+		if (!hdr++)
+			fprintf(f, "\nmap memory (its cgroup: memory.current mean ± stddev over the run, memory.peak):\n");
+		num_text(avg, sizeof(avg), num(m, "avg_mib"), 2);
+		num_text(sd, sizeof(sd), num(m, "sd_mib"), 2);
+		num_text(peak, sizeof(peak), num(m, "peak_mib"), 2);
+		fprintf(f, "  %s  avg %s ± %s MiB, peak %s MiB (%d samples)\n", str(c, "cell"), avg, sd,
+			peak, (int)json_integer_value(json_object_get(m, "samples")));
+	}
+}
+
 void summary_print(FILE *f, json_t *cells)
 {
 	size_t i, n = json_array_size(cells);
@@ -264,6 +289,7 @@ void summary_print(FILE *f, json_t *cells)
 				print_spread(f, cells, i, done, w);
 	}
 	print_coverage(f, cells);
+	print_memory(f, cells);
 	if (tcg)
 		fprintf(f, "(tcg: emulated, not hardware figures)\n");
 	free(done);
