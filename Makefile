@@ -7,6 +7,8 @@
 #   make mutants  the kit's self-test: every workload on fixed and on each planted-bug kernel
 #   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
 #   make seed-002  seed 002's htab-mem table (ops/s and the map's memory) beside ours
+#   make seed-003  seed 003's BM_DumpHashMap table beside ours: fixed vs before-003, ratio + CI
+#   make seed-004  seed 004's lookups/s per LRU map size beside ours: fixed vs before-004, ratio + CI
 #   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
 # The guest kernel: Debian's newest installed linux-image-amd64 that also has
@@ -116,6 +118,41 @@ seed-002: all image
 		--job-script vm-images/guest/memcg-job.sh --out "$$out"; \
 	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
 	bench/seed-002.sh "$$out" || exit $$?; exit $$rc
+
+# Seed 003 (batch ops skip empty buckets): bench/libbpf/batch_dump (the seed's
+# BM_DumpHashMap/N on a 50K-entry map) in SEED003_REPEAT boots each of the
+# `fixed` and `before-003` kernels (variants/before-003: batch ops lock every
+# bucket again; built on demand from fixed's tree), then bench/seed-003.sh:
+# the seed's before/after table beside ours, per N the ratio with its CI.
+SEED003_REPEAT ?= 5
+.PHONY: seed-003
+seed-003: all image
+	@out=$${SEED003_OUT:-results/seed-003-$$(date +%Y%m%d-%H%M%S)}; \
+	./harness/htab-torture run --cpus 2 --workload full_update --kernel fixed,before-003 \
+		--repeat $(SEED003_REPEAT) --bpftrace none --job-script bench/seed-003/job.sh --out "$$out"; \
+	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
+	bench/seed-003.sh "$$out" || exit $$?; exit $$rc
+
+# Seed 004 (LRU lookup inlined by the verifier): lookups/s per map size 2^i + 1,
+# i = 9..20, on lru_hash and hash. bpf/: SEED004_REPEAT boots each of `fixed`
+# and `before-004` (variants/before-004: no map_gen_lookup for LRU maps), each
+# the sweep from a BPF program (bench/seed-004/job.sh, full_update_driver -m
+# lookup); module/: the module's lookup workload, a --max-entries sweep on
+# fixed. Then bench/seed-004.sh: the seed's two columns beside ours, per size
+# the ratio fixed/before-004 with its CI.
+SEED004_REPEAT ?= 3
+SEED004_SIZES := 513,1025,2049,4097,8193,16385,32769,65537,131073,262145,524289,1048577
+.PHONY: seed-004
+seed-004: all image
+	@out=$${SEED004_OUT:-results/seed-004-$$(date +%Y%m%d-%H%M%S)}; \
+	./harness/htab-torture run --cpus 1 --workload full_update --kernel fixed,before-004 \
+		--max-entries 1048577 --repeat $(SEED004_REPEAT) --bpftrace none \
+		--job-script bench/seed-004/job.sh --out "$$out/bpf"; \
+	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
+	./harness/htab-torture run --cpus 1 --workload lookup --kernel fixed --map-type lru_hash,hash \
+		--max-entries $(SEED004_SIZES) --repeat 2 --duration 2 --bpftrace none --out "$$out/module"; \
+	rc2=$$?; [ $$rc2 -ne 2 ] || exit 2; [ $$rc2 -eq 0 ] || rc=$$rc2; \
+	bench/seed-004.sh "$$out" || exit $$?; exit $$rc
 
 # For tests: the guest kernel release the module is built for.
 print-kver:

@@ -19,21 +19,14 @@
 # Usage: bench/seed-002.sh RUN_DIR
 # Exit: 0 printed; 1 no PASS cell of some scenario and map; 2 usage / bad RUN_DIR.
 set -u
-[ $# -eq 1 ] || { echo "usage: bench/seed-002.sh RUN_DIR" >&2; exit 2; }
-run=$(cd "$1" 2>/dev/null && pwd) || { echo "seed-002: RUN_DIR '$1': not a directory" >&2; exit 2; }
-cd "$(dirname "$0")/.." || exit 2
-seeds=bench/seed-tables.tsv
-sum=$run/summary.json
-[ -s "$sum" ] || { echo "seed-002: $sum: missing (not a run directory?)" >&2; exit 2; }
+. "$(dirname "$0")/lib/seed.sh"
+seed_open 002 summary.json "$@"
 ht=./harness/htab-torture
 scenarios="overwrite batch_add_batch_del add_del_on_diff_cpu"
 
 # seed TABLE ROW COLUMN: "value sd" of a seed 002 figure.
 seed() { awk -F '\t' -v t="$1" -v r="$2" -v c="$3" \
 	'$1 == "002" && $7 == t && $8 == r && $9 == c { printf "%.2f %s\n", $10, ($11 == "" ? "-" : sprintf("%.2f", $11)); exit }' "$seeds"; }
-seed_src=$(awk -F '\t' '$1 == "002" { print $2 " (" $3 ", " $4 "; " $5 ")"; exit }' "$seeds")
-seed_machine=$(awk -F '\t' '$1 == "002" { print $6; exit }' "$seeds")
-[ -n "$seed_src" ] || { echo "seed-002: no seed 002 rows in $seeds" >&2; exit 2; }
 
 # PASS cells of the run as TSV: workload prealloc ops/s/worker avg sd peak vcpus
 cells=$(jq -r '.cells[] | select(.verdict == "PASS") |
@@ -56,10 +49,9 @@ ours() {
 		printf "%d %.2f %.2f %.2f %.2f %.2f %.2f\n", n, so / n, osd, sa / n, ss / n, sp / n, psd }' <<< "$cells"
 }
 
-. bench/lib/seed.sh
-seed_mark "$run" 002
+seed_mark 002 "$run"
 printf '== seed 002: htab-mem, per-producer ops/s and the map'"'"'s memory, the seed beside ours\n'
-printf 'seed: %s\n      %s\n' "$seed_src" "$seed_machine"
+printf 'seed: %s\n      %s\n' "$src" "$machine"
 printf 'ours: %s; %s vCPUs, hash map max_entries %s, value_size 16 (the module'"'"'s minimum), %s x %s s per scenario and map; cells: %s\n' \
 	"$run" "$vcpus" "$entries" "$reps" "$dur" "$verdicts"
 printf 'accel: %s%s\n' "$accel" "$([ "$accel" = tcg ] && echo ' (emulated: QEMU TCG, the vCPUs share this host'"'"'s 2 cores; not hardware figures)')"

@@ -22,6 +22,13 @@ const volatile __u32 target_tgid = 0;
 const volatile __u32 nr_loops = 1;
 /* The loader fills keys [0, max_entries); keys from here on are absent. */
 const volatile __u32 absent_key_base = 0;
+/*
+ * 1 = -m lookup (seed 004): each loop iteration looks up the next key of
+ * this CPU's sweep 0 .. absent_key_base - 1 (all present), wrapping, as
+ * map_perf_test's lru_hash_lookup test does; the map may be an LRU hash
+ * (the loader sets its type), whose lookup the verifier inlines.
+ */
+const volatile __u32 lookup_mode = 0;
 
 /* max_entries is set by the loader (-e); 1 is only a placeholder. */
 struct {
@@ -70,6 +77,19 @@ static long update_absent_key(__u32 index, void *data)
 	return 0;
 }
 
+static long lookup_next_key(__u32 index, void *data)
+{
+	struct loop_ctx *lc = data;
+
+	if (bpf_map_lookup_elem(&full_map, &lc->key))
+		lc->ok++;
+	else
+		lc->other++;
+	if (++lc->key >= absent_key_base)
+		lc->key = 0;
+	return 0;
+}
+
 SEC("tp/syscalls/sys_enter_getpgid")
 int full_update(void *ctx)
 {
@@ -84,6 +104,19 @@ int full_update(void *ctx)
 	if (!st)
 		return 0;
 
+	if (lookup_mode) {
+		lc.key = st->cursor < absent_key_base ? st->cursor : 0;
+		t0 = bpf_ktime_get_ns();
+		bpf_loop(nr_loops, lookup_next_key, &lc, 0);
+		t1 = bpf_ktime_get_ns();
+		st->cursor = lc.key;
+		st->prog_runs++;
+		st->updates += nr_loops;
+		st->lookup_hit += lc.ok;
+		st->lookup_miss += lc.other;
+		st->loop_ns += t1 - t0;
+		return 0;
+	}
 	/* One absent key per CPU, as the seed does: the CPUs contend on the
 	 * freelist, not on one hash bucket's lock. */
 	lc.key = absent_key_base + bpf_get_smp_processor_id();

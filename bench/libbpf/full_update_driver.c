@@ -13,8 +13,17 @@
  * spent inside bpf_loop() on that CPU (the seed's selftest measures the same
  * in-program rate), then a total and a detail table.
  *
+ * -m lookup (seed 004, "bpf: Inline LRU map lookup"): the map (-t hash or
+ * lru_hash) is filled with keys [0, max_entries) and each program run makes
+ * LOOPS lookups sweeping them in order, wrapping, per CPU; it prints
+ *   CPU:TYPE_lookup_perf N lookups per sec
+ * (lookups per second of time inside bpf_loop()), the total and a detail
+ * table. An LRU map may have evicted some keys while it was filled: their
+ * lookups miss and are counted, not failed; a hash map's must all hit.
+ *
  * Exit: 0 pass, 1 an invariant broke (an update succeeded, failed with an
- * error other than E2BIG, or none ran), 2 bad arguments, 3 setup refused.
+ * error other than E2BIG, a hash map lookup missed, or none ran), 2 bad
+ * arguments, 3 setup refused.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -39,6 +48,8 @@ static struct env {
 	long duration;		/* -d: seconds */
 	long max_entries;	/* -e: map capacity */
 	long loops;		/* -l: bpf_loop() iterations per program run */
+	int lookup;		/* -m lookup */
+	int lru;		/* -t lru_hash */
 } env = {
 	.nr_cpus = -1,
 	.duration = 5,
@@ -59,7 +70,8 @@ static pthread_barrier_t start_line;
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: " TOOL " [-n NR_CPUS|-1] [-d SECONDS] [-e MAX_ENTRIES] [-l LOOPS] [-v]\n"
+"usage: " TOOL " [-n NR_CPUS|-1] [-d SECONDS] [-e MAX_ENTRIES] [-l LOOPS] [-m update|lookup]\n"
+"       [-t hash|lru_hash] [-v]\n"
 "Update absent keys of a full preallocated BPF hash map from a BPF program\n"
 "run by getpgid(), one pinned thread per CPU; print events/s per CPU.\n"
 "  -n NR_CPUS      worker CPUs, the first N we may run on; -1 = all (default -1)\n"
@@ -67,6 +79,9 @@ static void usage(FILE *f)
 "  -e MAX_ENTRIES  map capacity, 1..16777216 (default %ld)\n"
 "  -l LOOPS        updates per program run, 1..%u (default %ld); one run keeps\n"
 "                  its CPU, so under TCG stay well below 1e6\n"
+"  -m update|lookup update: the above (default); lookup: the map filled, each\n"
+"                  loop iteration looks up the next key, wrapping (seed 004)\n"
+"  -t hash|lru_hash the map type (default hash; lru_hash only with -m lookup)\n"
 "  -v              libbpf debug output\n"
 "exit: 0 pass, 1 invariant broken, 2 bad arguments, 3 setup refused\n",
 		env.duration, env.max_entries, FULL_UPDATE_MAX_LOOPS, env.loops);
@@ -76,7 +91,7 @@ static int parse_args(int argc, char **argv, int max_cpus)
 {
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:d:e:l:vh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:d:e:l:m:t:vh")) != -1) {
 		switch (opt) {
 		case 'n':
 			if (parse_long_opt('n', "NR_CPUS", optarg, LONG_MIN, LONG_MAX, &env.nr_cpus))
@@ -99,6 +114,20 @@ static int parse_args(int argc, char **argv, int max_cpus)
 			if (parse_long_opt('l', "LOOPS", optarg, 1, FULL_UPDATE_MAX_LOOPS, &env.loops))
 				return -1;
 			break;
+		case 'm':
+			if (strcmp(optarg, "update") && strcmp(optarg, "lookup")) {
+				fprintf(stderr, "invalid -m %s: must be update or lookup\n", optarg);
+				return -1;
+			}
+			env.lookup = !strcmp(optarg, "lookup");
+			break;
+		case 't':
+			if (strcmp(optarg, "hash") && strcmp(optarg, "lru_hash")) {
+				fprintf(stderr, "invalid -t %s: must be hash or lru_hash\n", optarg);
+				return -1;
+			}
+			env.lru = !strcmp(optarg, "lru_hash");
+			break;
 		case 'v':
 			bench_verbose = 1;
 			break;
@@ -112,6 +141,11 @@ static int parse_args(int argc, char **argv, int max_cpus)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (env.lru && !env.lookup) {
+		fprintf(stderr, "-t lru_hash needs -m lookup (an LRU map evicts instead of "
+			"failing updates with E2BIG)\n");
 		return -1;
 	}
 	return 0;
@@ -155,6 +189,8 @@ static int fill_map(int fd, __u32 max_entries)
 			return err;
 		}
 	}
+	if (env.lru)	/* an LRU map evicts instead: nothing to prove */
+		return 0;
 	err = bpf_map_update_elem(fd, &absent, &v, BPF_ANY);
 	if (err != -E2BIG) {
 		fprintf(stderr, "map not full after filling %u keys: update of key %u "
@@ -283,6 +319,57 @@ static int report(const struct full_update_stats *st, int nr_possible,
 	return EXIT_PASS;
 }
 
+/* -m lookup: the seed-004 lines, the total and the detail; the exit code. */
+static int report_lookup(const struct full_update_stats *st, int nr_possible,
+			 const struct worker *ws, int n, double elapsed)
+{
+	const char *type = env.lru ? "lru_hash" : "hash";
+	unsigned long long ops = 0, hit = 0, miss = 0;
+	double rate, rsum = 0, rsq = 0, mean, sd;
+	int cpu, i, nrates = 0;
+
+	for (cpu = 0; cpu < nr_possible; cpu++) {
+		const struct full_update_stats *s = &st[cpu];
+
+		ops += s->updates;
+		hit += s->lookup_hit;
+		miss += s->lookup_miss;
+		if (!s->updates)
+			continue;
+		rate = ev_per_s(s);
+		printf("%d:%s_lookup_perf %.0f lookups per sec\n", cpu, type, rate);
+		rsum += rate;
+		rsq += rate * rate;
+		nrates++;
+	}
+	mean = nrates ? rsum / nrates : 0;
+	sd = nrates > 1 ? sqrt((rsq - nrates * mean * mean) / (nrates - 1)) : 0;
+	printf("total:%s_lookup_perf %.0f lookups per sec (%d CPUs; per CPU %.0f ± %.0f stddev)\n",
+	       type, rsum, nrates, mean, sd);
+	printf("# detail: loop_s = time inside bpf_loop(); elapsed %.3f s\n", elapsed);
+	printf("# %4s %10s %12s %12s %12s %9s %10s\n", "cpu", "prog_runs", "lookups", "hit",
+	       "miss", "loop_s", "getpgid/s");
+	for (i = 0; i < n; i++) {
+		const struct full_update_stats *s = &st[ws[i].cpu];
+
+		printf("# %4d %10llu %12llu %12llu %12llu %9.3f %10.0f\n", ws[i].cpu, s->prog_runs,
+		       s->updates, s->lookup_hit, s->lookup_miss, s->loop_ns / 1e9,
+		       ws[i].calls / elapsed);
+	}
+	if (!ops) {
+		printf("result: FAIL (no lookup ran: the program never fired)\n");
+		return EXIT_FAIL;
+	}
+	if (hit + miss != ops || (!env.lru && miss)) {
+		printf("result: FAIL (%llu lookups: %llu hit, %llu missed; a full hash map's "
+		       "must all hit)\n", ops, hit, miss);
+		return EXIT_FAIL;
+	}
+	printf("result: PASS (%llu lookups in %s map of %ld keys: %llu hit, %llu missed)\n",
+	       ops, type, env.max_entries, hit, miss);
+	return EXIT_PASS;
+}
+
 /* Open, size and load the skeleton, fill the map, attach. */
 static int setup(struct full_update_driver **out)
 {
@@ -299,6 +386,9 @@ static int setup(struct full_update_driver **out)
 	skel->rodata->nr_loops = env.loops;
 	skel->rodata->absent_key_base = env.max_entries;
 	bpf_map__set_max_entries(skel->maps.full_map, env.max_entries);
+	skel->rodata->lookup_mode = env.lookup;
+	if (env.lru)
+		bpf_map__set_type(skel->maps.full_map, BPF_MAP_TYPE_LRU_HASH);
 
 	err = full_update_driver__load(skel);
 	if (err) {
@@ -338,10 +428,12 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_sigint);
 
 	print_env_header(TOOL);
-	printf("# params: %d worker CPUs (first: %d, last: %d), duration %ld s, map hash "
-	       "prealloc max_entries %ld key 4 B value 16 B, loops %ld per run, "
+	printf("# params: %d worker CPUs (first: %d, last: %d), duration %ld s, map %s "
+	       "prealloc max_entries %ld key 4 B value 16 B, %s, loops %ld per run, "
 	       "hook tp/syscalls/sys_enter_getpgid\n", n, cpus[0], cpus[n - 1],
-	       env.duration, env.max_entries, env.loops);
+	       env.duration, env.lru ? "lru_hash" : "hash", env.max_entries,
+	       env.lookup ? "lookups of keys 0..max_entries-1 in order" : "updates of absent keys",
+	       env.loops);
 	fflush(stdout);
 
 	nr_possible = libbpf_num_possible_cpus();
@@ -369,7 +461,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "reading the per-CPU counters: %s\n", strerror(errno));
 		goto cleanup;
 	}
-	ret = report(st, nr_possible, ws, n, elapsed);
+	ret = env.lookup ? report_lookup(st, nr_possible, ws, n, elapsed)
+			 : report(st, nr_possible, ws, n, elapsed);
 
 cleanup:
 	full_update_driver__destroy(skel);

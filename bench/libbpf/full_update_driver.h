@@ -30,6 +30,12 @@ struct full_update_stats {
 	__u64 update_other;	/* ... that failed with anything else */
 	__u64 loop_ns;		/* time spent inside bpf_loop(), bpf_ktime_get_ns() */
 	__s64 other_err;	/* the last "other" error, to say what went wrong */
+	/* -m lookup (seed 004): lookups made (counted in updates too, for the
+	 * rate), how many found their key, and where this CPU's sweep is. */
+	__u64 lookup_hit;
+	__u64 lookup_miss;
+	__u32 cursor;
+	__u32 pad;
 };
 
 #endif /* FULL_UPDATE_DRIVER_H */

@@ -28,6 +28,9 @@ bad "invalid -l (LOOPS) 0" full_update_driver -l 0
 bad "invalid -l (LOOPS) 8388609" full_update_driver -l 8388609
 bad "invalid -l (LOOPS) '': not a number" full_update_driver -l ''
 bad "invalid option" full_update_driver -x
+bad "invalid -m x: must be update or lookup" full_update_driver -m x
+bad "invalid -t array: must be hash or lru_hash" full_update_driver -m lookup -t array
+bad "-t lru_hash needs -m lookup" full_update_driver -t lru_hash
 bad "unexpected argument 'extra'" full_update_driver extra
 bad "invalid -m (MAX_ENTRIES) 0" batch_dump -m 0
 bad "invalid -m (MAX_ENTRIES) '1x': not a number" batch_dump -m 1x

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The libbpf tools (bench/libbpf) load and run in a 2-vCPU guest:
 # full_update_driver -d 2 prints one seed-format per-CPU line for each CPU and
+# PASS; -m lookup on a hash and an LRU hash map prints CPU:TYPE_lookup_perf lines and
 # PASS; batch_dump with a short -p list prints the BM_DumpHashMap table and PASS.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/bench/lib/guest.sh"
@@ -20,6 +21,17 @@ done
 grep -q '^total:hash_map_full_perf [0-9]* events per sec (2 CPUs' "$c/fud.out" ||
 	fail "no total line for 2 CPUs"
 grep -q '^result: PASS' "$c/fud.out" || fail "full_update_driver: $(grep ^result: "$c/fud.out")"
+# -m lookup (seed 004): one CPU sweeping a filled map of 1025 keys, hash and lru_hash
+for t in hash lru_hash; do
+	expect_eq "full_update_driver -m lookup -t $t exit" "$(cat "$c/fudl-$t.rc")" 0
+	ev=$(sed -nE "s/^0:${t}_lookup_perf ([0-9]+) lookups per sec$/\1/p" "$c/fudl-$t.out")
+	[ -n "$ev" ] || fail "no '0:${t}_lookup_perf N lookups per sec' line in $c/fudl-$t.out"
+	expect_cmp "$t lookups per sec" "$ev" ">" 0
+	grep -qE "^result: PASS \([0-9]+ lookups in $t map of 1025 keys" "$c/fudl-$t.out" ||
+		fail "full_update_driver -m lookup -t $t: $(grep ^result: "$c/fudl-$t.out")"
+done
+grep -qE '^result: PASS \([0-9]+ lookups in hash map of 1025 keys: [0-9]+ hit, 0 missed\)' "$c/fudl-hash.out" ||
+	fail "a full hash map's lookups must all hit"
 expect_eq "batch_dump exit" "$(cat "$c/bd.rc")" 0
 grep -q '^Benchmark  *Time  *CPU  *Iterations' "$c/bd.out" || fail "no BM table header"
 for n in 1 100 1000; do

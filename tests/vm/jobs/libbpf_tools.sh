@@ -6,6 +6,11 @@ B=$LIBBPF_DIR
 log "libbpf_tools: full_update_driver -d 2"
 "$B/full_update_driver" -d 2 > "$cell/fud.out" 2> "$cell/fud.err"
 echo $? > "$cell/fud.rc"
+for t in hash lru_hash; do
+	log "libbpf_tools: full_update_driver -m lookup -t $t -n 1 -d 1 -e 1025 -l 1000"
+	"$B/full_update_driver" -m lookup -t $t -n 1 -d 1 -e 1025 -l 1000 > "$cell/fudl-$t.out" 2> "$cell/fudl-$t.err"
+	echo $? > "$cell/fudl-$t.rc"
+done
 log "libbpf_tools: batch_dump -p 1,100,1000 -r 3"
 "$B/batch_dump" -p 1,100,1000 -r 3 > "$cell/bd.out" 2> "$cell/bd.err"
 echo $? > "$cell/bd.rc"
