@@ -9,6 +9,7 @@
 
 #include "report/report_env.h"
 #include "report/report_out.h"
+#include "report/report_seed.h"
 
 static void td_num(FILE *f, double v, const char *fmt)
 {
@@ -360,6 +361,7 @@ int rep_write_html(const struct rep_run *r, json_t *env, const struct rep_plots 
 	verdict_html(f, r);
 	ab_html(f, r);
 	rep_coverage_html(f, cov);
+	rep_seed_html(f, r);
 	scaling_html(f, r, p);
 	hist_html(f, r, p);
 	fputs(script, f);

@@ -11,6 +11,7 @@
 #include "report/report_env.h"
 #include "report/report_hist_text.h"
 #include "report/report_out.h"
+#include "report/report_seed.h"
 
 static const char *pm(char *buf, size_t n, const struct rep_stat *s)
 {
@@ -264,6 +265,7 @@ int rep_write_txt(const struct rep_run *r, json_t *env, const struct rep_problem
 	scaling_text(f, r);
 	ab_text(f, r);
 	rep_coverage_text(f, cov);
+	rep_seed_text(f, r);
 	per_cpu_text(f, r);
 	hist_text(f, r);
 	return rep_mem_commit(f, &buf, &len, path);
