@@ -129,7 +129,7 @@ SEED003_REPEAT ?= 5
 seed-003: all image
 	@out=$${SEED003_OUT:-results/seed-003-$$(date +%Y%m%d-%H%M%S)}; \
 	./harness/htab-torture run --cpus 2 --workload full_update --kernel fixed,before-003 \
-		--repeat $(SEED003_REPEAT) --bpftrace none --job-script bench/seed-003/job.sh --out "$$out"; \
+		--repeat $(SEED003_REPEAT) --bpftrace none --timeout 600 --job-script bench/seed-003/job.sh --out "$$out"; \
 	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
 	bench/seed-003.sh "$$out" || exit $$?; exit $$rc
 
@@ -146,7 +146,7 @@ SEED004_SIZES := 513,1025,2049,4097,8193,16385,32769,65537,131073,262145,524289,
 seed-004: all image
 	@out=$${SEED004_OUT:-results/seed-004-$$(date +%Y%m%d-%H%M%S)}; \
 	./harness/htab-torture run --cpus 1 --workload full_update --kernel fixed,before-004 \
-		--max-entries 1048577 --repeat $(SEED004_REPEAT) --bpftrace none \
+		--max-entries 1048577 --repeat $(SEED004_REPEAT) --bpftrace none --timeout 900 \
 		--job-script bench/seed-004/job.sh --out "$$out/bpf"; \
 	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
 	./harness/htab-torture run --cpus 1 --workload lookup --kernel fixed --map-type lru_hash,hash \
