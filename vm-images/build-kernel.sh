@@ -319,17 +319,16 @@ t_cfg_done=$(now)
 # --- 5. build: vmlinux, bzImage and modules (so Module.symvers exists) -------
 msg "building $name ($how, make -j$jobs, nice $nice_lvl, log: $tree/.htab-build.log)"
 # On a terminal, progress (build-progress.sh): objects built of the count the
-# last build of this kind took (this tree's; for a cold tree any tree's cold
-# build), with an ETA. $tree/.htab-objects keeps "KIND COUNT" of the last one.
+# last build of this kind (cold, seeded, incremental) took: this tree's, else
+# the latest of any tree's, with an ETA. $tree/.htab-objects keeps "KIND COUNT".
 kind=${how%% *}
 expected_objects() {
-	local f k c best=0
+	local f k c
 	read -r k c 2>/dev/null < "$tree/.htab-objects" && [ "$k" = "$kind" ] && { echo "$c"; return; }
-	[ "$kind" = cold ] || { echo 0; return; }
-	for f in "$build"/tree-*/.htab-objects; do
-		[ -f "$f" ] && read -r k c < "$f" && [ "$k" = cold ] && [ "$c" -gt "$best" ] && best=$c
+	for f in $(ls -t "$build"/tree-*/.htab-objects 2>/dev/null); do
+		read -r k c < "$f" && [ "$k" = "$kind" ] && { echo "$c"; return; }
 	done
-	echo "$best"
+	echo 0
 }
 run_make() {
 	if [ -t 2 ]; then
