@@ -22,6 +22,7 @@
 vcpus=${1:-4} reps=${2:-5} dur=${3:-3} out=${4:-$BENCH_ROOT/bench/out/driver}
 entries=10000
 before_rev=${BEFORE_REV:-8c28c5e^}
+mkdir -p "$out" && out=$(cd "$out" && pwd) || exit 2	# kbuild's M= and the guest want it absolute
 cell=$out/cell
 
 # The programs: name, module (kit: this tree's; packed: this tree's built
