@@ -107,7 +107,7 @@ seed-000: all image
 # memory.peak), then bench/seed-002.sh prints the seed's table beside ours
 # (RUN/seed.txt). SEED002_CPUS=, SEED002_DURATION=s, SEED002_REPEAT=, SEED002_OUT=dir.
 SEED002_CPUS ?= 8
-SEED002_DURATION ?= 3
+SEED002_DURATION ?= 5
 SEED002_REPEAT ?= 3
 .PHONY: seed-002
 seed-002: all image
