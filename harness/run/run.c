@@ -131,9 +131,6 @@ static int resolve(struct run_ctx *c, const struct run_opts *o, const struct pla
 	}
 	if (resolve_out(c) || resolve_accel(c) || kernels_resolve(c))
 		return -1;
-	for (int i = 0; i < c->nkernels; i++)
-		if (lpj_resolve(c, &c->kernels[i], o->dry_run))
-			return -1;
 	if (c->target_host && resolve_target_host(c, p))
 		return -1;
 	if (resolve_scripts(c))
@@ -348,6 +345,18 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 	progress_end(&s->prog);
 }
 
+/*
+ * lpj= per kernel (run/lpj.h): last, once the run is known to go ahead, since
+ * an uncalibrated image costs a boot; a dry run only reads the cache.
+ */
+static int resolve_lpj(struct run_ctx *c, bool dry_run)
+{
+	for (int i = 0; i < c->nkernels; i++)
+		if (lpj_resolve(c, &c->kernels[i], dry_run))
+			return -1;
+	return 0;
+}
+
 static int ensure_initramfs_all(const struct run_ctx *c)
 {
 	if (c->target_host)
@@ -361,7 +370,7 @@ static int ensure_initramfs_all(const struct run_ctx *c)
 	return 0;
 }
 
-static int run_matrix(const struct run_ctx *c, const struct plan *p)
+static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
 	struct sched s = { .c = c };
 	const struct plan_cell **pending = calloc(p->n + 1, sizeof(*pending));
@@ -375,7 +384,8 @@ static int run_matrix(const struct run_ctx *c, const struct plan *p)
 		fprintf(stderr, "error: --out %s: %s\n", c->out, strerror(errno));
 		goto cleanup;
 	}
-	if (ensure_initramfs_all(c) || !(s.manifest = prepare_manifest(c, p)))
+	if (ensure_initramfs_all(c) || !(s.manifest = prepare_manifest(c, p)) ||
+	    resolve_lpj(c, false))
 		goto cleanup;
 	install_stop_handlers();
 	for (size_t i = 0; i < p->n; i++)
@@ -456,6 +466,7 @@ int cmd_run(int argc, char **argv)
 	}
 	rc = 0;
 	if (o.dry_run) {
+		resolve_lpj(&c, true);
 		for (size_t i = 0; i < p.n && !rc; i++)
 			if (shard_selects(p.cells[i].index, o.shard_i, o.shard_n))
 				rc = print_argv(&c, &p.cells[i]) ? 2 : 0;
