@@ -15,7 +15,8 @@
 #   driver ev/s: updates / ns spent inside bpf_loop() on that CPU — excludes
 #     the getpgid() syscall and tracepoint entry that start each program run.
 # Usage: bench/driver/run.sh [VCPUS=4] [REPEATS=5] [DURATION_S=3] [OUT]
-# DRIVER_PROGS="mod0 drv ..." picks programs (default: all of the table);
+# DRIVER_PROGS="mod0 drv ..." picks programs (default: all of the table but
+# alt: ALT_KO=path of a module built elsewhere, an experiment, ALT_LABEL=text);
 # BEFORE_REV=rev (default 8c28c5e^, the module before issue 13's changes).
 # BENCH_REUSE=1 re-summarises OUT's last guest run without booting.
 . "$(dirname "$0")/../lib/guest.sh"
@@ -33,7 +34,8 @@ mod1	kit	time_ops=1	module time_ops=1 (default sampling)
 op	kit	time_ops=0,per_op_rcu=1	module time_ops=0, RCU section per op
 packed	packed	time_ops=0	module time_ops=0, threads packed
 before	before	time_ops=0,time_sample=1	module time_ops=0 at $before_rev
-drv	-	-	full_update_driver (bpf_loop)"
+drv	-	-	full_update_driver (bpf_loop)
+alt	alt	time_ops=0	${ALT_LABEL:-module time_ops=0 at ALT_KO}"
 label() { awk -F'\t' -v n="$1" '$1 == n { print $4 }' <<< "$table"; }
 
 # build_module KIND DIR: a copy of kmod/ (KIND packed: with
@@ -54,7 +56,7 @@ build_module() {
 }
 
 if [ -z "${BENCH_REUSE:-}" ]; then
-	names=${DRIVER_PROGS:-$(cut -f1 <<< "$table" | paste -sd' ')}
+	names=${DRIVER_PROGS:-$(cut -f1 <<< "$table" | grep -vx alt | paste -sd' ')}
 	progs=
 	for n in $names; do
 		row=$(awk -F'\t' -v n="$n" '$1 == n' <<< "$table")
@@ -62,6 +64,7 @@ if [ -z "${BENCH_REUSE:-}" ]; then
 		kind=$(cut -f2 <<< "$row") params=$(cut -f3 <<< "$row")
 		case $kind in
 		kit) ko=$BENCH_ROOT/kmod/htab_torture.ko ;;
+		alt) ko=${ALT_KO:?alt needs ALT_KO=path of a built htab_torture.ko (an experiment)} ;;
 		-) ko=- ;;
 		*) build_module "$kind" "$out/kmod-$kind" || exit 1; ko=$out/kmod-$kind/htab_torture.ko ;;
 		esac
@@ -104,7 +107,7 @@ round_means | "$HT_BIN" stats --json --base "$base" > "$out/stats.json" || exit 
 jq -c '{group: "\(.prog) \(.cpu)", rep, value: .evs}' "$out/samples.ndjson" |
 	"$HT_BIN" stats --json > "$out/stats_per_cpu.json" || exit 1
 # mod0 against each of its variants: stats with that variant as the base
-for v in op packed before; do
+for v in op packed before alt; do
 	[[ " $progs " == *" $v "* && " $progs " == *" mod0 "* ]] || continue
 	round_means | jq -c --arg v "$v" 'select(.group == $v or .group == "mod0")' |
 		"$HT_BIN" stats --json --base "$v" > "$out/stats_vs_$v.json" || exit 1
@@ -128,7 +131,7 @@ jq -r --slurpfile percpu "$out/stats_per_cpu.json" --argjson L "$labels" --arg p
 	  ($P[] | select(. != $base) as $o | $R[$o] as $q
 	   | "ratio \($L[$o]) / \($L[$base]): \($q.ratio | f) (\($ci)% bootstrap CI \($q.ratio_ci[0] | f) .. \($q.ratio_ci[1] | f)); paired per round \($q.paired.mean | f) ± \($q.paired.sd | f)")
 	' "$out/stats.json" | tee -a "$out/summary.txt"
-for v in op packed before; do
+for v in op packed before alt; do
 	[ -e "$out/stats_vs_$v.json" ] || continue
 	jq -r --argjson L "$labels" --arg v "$v" '
 		def f: if . == null then "-" else . * 1000 | round / 1000 end;
