@@ -146,7 +146,7 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	}
 	cell->mem_mb = guest_mem_mb(cell->vcpus, q.map_bytes);
 	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
-	q.kernel_image = cell->k->image;
+	q.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image;
 	q.initrd = cell->k->initrd;
 	q.lpj = cell->k->lpj;
 	q.boot_opts = &c->o->boot_opts;

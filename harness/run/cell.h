@@ -21,6 +21,8 @@ struct kernel_res {
 	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
 	char module[PATH_MAX];
 	char initrd[PATH_MAX];
+	char boot_image[PATH_MAX];	/* what QEMU boots: image, or its vmlinux (run/pvh.h) */
+	const char *boot_path;		/* "pvh", "bzimage" or "host" */
 	long lpj;			/* preset on the command line (lpj=); 0: none */
 	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
 };

@@ -307,6 +307,10 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"value", cell->k->lpj > 0 ? json_integer(cell->k->lpj) : json_null(),
 		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
+	json_object_set_new(j, "boot_path", json_string(cell->k->boot_path ? cell->k->boot_path
+									   : "bzimage"));
+	json_object_set_new(j, "boot_image", json_string(cell->k->boot_image[0] ? cell->k->boot_image
+										: cell->k->image));
 	env = cell_file(cell, "cpus.env");
 	if (!env) {
 		json_object_set_new(j, "guest_cpus", json_null());

@@ -47,6 +47,7 @@ struct run_opts {
 	bool coverage;			/* --coverage: the coverage kernel, nothing else */
 	enum lpj_mode lpj_mode;		/* --lpj */
 	long lpj_value;			/* with LPJ_VALUE */
+	bool pvh_off;			/* --pvh off: boot the bzImage (run/pvh.h) */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 };
 

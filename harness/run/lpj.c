@@ -155,7 +155,7 @@ static void cache_dir(const struct run_ctx *c, char *out, size_t n)
 		snprintf(out, n, "%s/vm-images/out/lpj", c->root);
 }
 
-static long calibrate(const struct run_ctx *c, const struct kernel_res *k, const char *dir,
+static long calibrate(const struct run_ctx *c, const char *image, const char *dir,
 		      const char *name)
 {
 	char con[PATH_MAX + 16], log[PATH_MAX + 16], *text;
@@ -173,8 +173,8 @@ static long calibrate(const struct run_ctx *c, const struct kernel_res *k, const
 	snprintf(log, sizeof(log), "%s/%s.qemu.log", dir, name);
 	unlink(con);
 	fprintf(stderr, "lpj: calibrating %s on this host (a 1-vCPU boot, once per image and host CPU model)\n",
-		k->image);
-	if (lpj_calibrate_argv(c->qemu, c->accel, k->image, con, &a)) {
+		image);
+	if (lpj_calibrate_argv(c->qemu, c->accel, image, con, &a)) {
 		strv_free(&a);
 		return -1;
 	}
@@ -185,10 +185,10 @@ static long calibrate(const struct run_ctx *c, const struct kernel_res *k, const
 	free(text);
 	if (v < 0) {
 		fprintf(stderr, "error: lpj: the calibration boot of %s (exit %d) printed no \"Calibrating delay loop ... (lpj=N)\" line: see %s and %s; --lpj off boots without a preset\n",
-			k->image, rc, con, log);
+			image, rc, con, log);
 		return -1;
 	}
-	fprintf(stderr, "lpj: %s: lpj=%ld (%.1f s)\n", k->image, v, now_mono() - t0);
+	fprintf(stderr, "lpj: %s: lpj=%ld (%.1f s)\n", image, v, now_mono() - t0);
 	return v;
 }
 
@@ -196,6 +196,7 @@ int lpj_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 {
 	const struct run_opts *o = c->o;
 	char dir[PATH_MAX], name[128], model[256];
+	const char *img = k->boot_image[0] ? k->boot_image : k->image;
 	long v;
 
 	k->lpj = 0;
@@ -215,8 +216,8 @@ int lpj_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 	}
 	cache_dir(c, dir, sizeof(dir));
 	host_cpu_model(model, sizeof(model));
-	if (lpj_cache_name(k->image, model, name, sizeof(name))) {
-		fprintf(stderr, "error: lpj: cannot read %s: %s\n", k->image, strerror(errno));
+	if (lpj_cache_name(img, model, name, sizeof(name))) {
+		fprintf(stderr, "error: lpj: cannot read %s: %s\n", img, strerror(errno));
 		return -1;
 	}
 	v = lpj_cache_get(dir, name);
@@ -227,14 +228,14 @@ int lpj_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 	}
 	if (dry_run) {
 		fprintf(stderr, "note: lpj: %s not calibrated on this host yet: a run first boots it once (1 vCPU) for lpj=\n",
-			k->image);
+			img);
 		k->lpj_source = "uncalibrated";
 		return 0;
 	}
-	v = calibrate(c, k, dir, name);
+	v = calibrate(c, img, dir, name);
 	if (v < 0)
 		return -1;
-	if (lpj_cache_put(dir, name, v, k->image, model))
+	if (lpj_cache_put(dir, name, v, img, model))
 		fprintf(stderr, "warning: lpj: cannot write %s/%s: %s\n", dir, name, strerror(errno));
 	k->lpj = v;
 	k->lpj_source = "calibrated";

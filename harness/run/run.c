@@ -16,6 +16,7 @@
 #include "run/cell_json.h"
 #include "run/kernels.h"
 #include "run/lpj.h"
+#include "run/pvh.h"
 #include "run/matrix.h"
 #include "run/paths.h"
 #include "run/progress.h"
@@ -346,13 +347,15 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 }
 
 /*
- * lpj= per kernel (run/lpj.h): last, once the run is known to go ahead, since
- * an uncalibrated image costs a boot; a dry run only reads the cache.
+ * The image QEMU boots (run/pvh.h) and lpj= for it (run/lpj.h): last, once
+ * the run is known to go ahead, since an uncalibrated image costs a boot; a
+ * dry run only reads the caches.
  */
 static int resolve_lpj(struct run_ctx *c, bool dry_run)
 {
 	for (int i = 0; i < c->nkernels; i++)
-		if (lpj_resolve(c, &c->kernels[i], dry_run))
+		if (pvh_resolve(c, &c->kernels[i], dry_run) ||
+		    lpj_resolve(c, &c->kernels[i], dry_run))
 			return -1;
 	return 0;
 }

@@ -1,5 +1,6 @@
 #!/bin/bash
-# lpj= under TCG (issue 15), end to end with a fake QEMU (no guest boots): the
+# lpj= and the PVH boot under TCG (issue 15), end to end with a fake QEMU (no
+# guest boots; --pvh off but in the last part): the
 # first run calibrates (a -smp 1 boot whose console gives lpj=), caches it and
 # puts it on every cell's command line; the next run reads the cache; --lpj N
 # and off override; a calibration boot that prints no value is an error
@@ -29,7 +30,7 @@ export HTAB_QEMU=$fake HTAB_LPJ_CACHE=$d/cache FAKE_LOG=$d/calls
 c=v2-full_update-distro-none-r0
 run() {	# OUT ARGS...: the fake guests end without an exit status (CRASH): exit 1
 	local out=$1; shift
-	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --out "$d/$out" "$@" \
+	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh off --out "$d/$out" "$@" \
 		> "$d/$out.out" 2> "$d/$out.err"
 }
 
@@ -66,3 +67,21 @@ grep -q "^error: lpj: the calibration boot of /boot/vmlinuz.* printed no .* see 
 	"$d/fails.err" || fail "error message: $(cat "$d/fails.err")"
 [ ! -e "$d/fails/$c/cell.json" ] || fail "a cell ran after the calibration failed"
 echo "ok: $(grep '^error' "$d/fails.err")"
+
+# --pvh auto: the bzImage's vmlinux is extracted once, booted
+# through PVH, and lpj= is calibrated on it.
+export HTAB_PVH_CACHE=$d/pvh
+: > "$d/calls"
+FAKE_LPJ=5151 "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh auto --out "$d/pvh1" \
+	> "$d/pvh1.out" 2> "$d/pvh1.err"
+expect_eq "pvh: exit" "$?" 1
+vml=$(ls "$d/pvh/"*.vmlinux)
+expect_eq "pvh: cell.json boot_path" "$(jq -r .boot_path "$d/pvh1/$c/cell.json")" pvh
+expect_eq "pvh: cell.json boot_image" "$(jq -r .boot_image "$d/pvh1/$c/cell.json")" "$vml"
+expect_eq "pvh: -kernel" "$(sed -n '/^-kernel$/{n;p;}' "$d/pvh1/$c/qemu.argv")" "$vml"
+expect_eq "pvh: lpj (calibrated on the vmlinux)" "$(jq -c .lpj "$d/pvh1/$c/cell.json")" \
+	'{"preset":true,"value":5151,"source":"calibrated"}'
+FAKE_LPJ= "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh auto --out "$d/pvh2" \
+	> "$d/pvh2.out" 2> "$d/pvh2.err"
+grep -q '^pvh: ' "$d/pvh2.err" && fail "the second run extracted the vmlinux again"
+expect_eq "pvh: second run boot_image" "$(jq -r .boot_image "$d/pvh2/$c/cell.json")" "$vml"
