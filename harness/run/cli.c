@@ -465,7 +465,7 @@ void run_opts_init(struct run_opts *o)
 	o->accel = ACCEL_AUTO;
 	o->repeat = 1;
 	o->crash_grace_s = DEFAULT_CRASH_GRACE_S;
-	o->pvh_off = true;	/* --pvh auto is not the default until its A/B (bench/RESULTS.md) */
+	o->pvh_off = true;	/* its A/B moved the pop p99 at 96 vCPUs (bench/RESULTS.md) */
 	o->kernel_image = getenv("HTAB_KERNEL_IMAGE");
 	o->kernel_release = getenv("HTAB_KERNEL_RELEASE");
 	/* The pop histogram is the headline figure; --bpftrace none turns it off. */
