@@ -16,7 +16,7 @@
 /* Worst case: every bucket of every op non-empty, ~60 bytes each. */
 #define HT_JSON_FIXED	(4096 + HT_MAX_FAULTS * 512 + (HT_NR_OPS + 1) * HT_HIST_BUCKETS * 64 + \
 			 HT_STEP_SLOTS * 24)
-#define HT_JSON_THREAD	640
+#define HT_JSON_THREAD	720
 
 /* seq_buf_puts() is not exported in 6.1 */
 #define ht_puts(s, str)	seq_buf_printf(s, "%s", str)
@@ -75,6 +75,11 @@ static void ht_json_per_cpu(struct seq_buf *s)
 			       i ? "," : "", t->cpu, ht_stats_ops(t->stats), t->steps,
 			       t->stats->ns);
 		ht_json_rate(s, ht_stats_ops(t->stats), t->stats->ns);
+		/* the seed's measure: ops per second spent in the steps */
+		seq_buf_printf(s, ", \"yield_ns\": %llu, \"ops_per_busy_sec\": ",
+			       t->stats->yield_ns);
+		ht_json_rate(s, ht_stats_ops(t->stats),
+			     t->stats->ns - min(t->stats->yield_ns, t->stats->ns));
 		ht_puts(s, ", \"errors\": ");
 		ht_json_errors(s, t->stats);
 		seq_buf_printf(s, ", \"unexpected_errors\": %llu}",

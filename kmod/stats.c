@@ -42,6 +42,7 @@ void ht_stats_merge(struct ht_stats *dst, const struct ht_stats *src)
 		dst->ops_by[i] += src->ops_by[i];
 	dst->ops = ht_stats_ops(dst);
 	dst->ns = max(dst->ns, src->ns);
+	dst->yield_ns += src->yield_ns;
 	for (i = 0; i < HT_NR_KNOWN_ERR; i++)
 		dst->err[i] += src->err[i];
 	if (src->other_err) {

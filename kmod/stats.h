@@ -47,6 +47,7 @@ struct ht_stats {
 	u64 ops_by[HT_NR_OPS];	/* map ops of each kind (ht_op_end) */
 	u64 ops;		/* their sum, filled in by ht_stats_merge() */
 	u64 ns;
+	u64 yield_ns;		/* of ns, given to other tasks between steps */
 	u64 err[HT_NR_KNOWN_ERR];
 	u64 other_err;
 	int other_errno;
