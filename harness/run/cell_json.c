@@ -502,6 +502,30 @@ static void add_memory(const struct cell *cell, json_t *j)
 	free(tsv);
 }
 
+/*
+ * verdict_boot_retry(): "boot_retry": true asks the scheduler to boot the
+ * cell again (it keeps this attempt as BOOT_STALL_JSON and its console as
+ * BOOT_STALL_CONSOLE). The attempt after it says what it replaced.
+ */
+static void add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
+			   const struct verdict_out *vo, json_t *j)
+{
+	char *ph = cell_file(cell, "phases.env"), path[PATH_MAX + 64];
+	bool started = !isnan(phases_get(ph, "T_BOOT_DONE"));
+	json_t *was;
+
+	free(ph);
+	if (verdict_boot_retry(vi, vo, started, cell->attempt))
+		json_object_set_new(j, "boot_retry", json_true());
+	snprintf(path, sizeof(path), "%s/%s", cell->dir, BOOT_STALL_JSON);
+	if (cell->attempt > 1 && (was = json_load_file(path, 0, NULL))) {
+		json_object_set_new(j, "boot_retried", json_pack("{s:O?, s:O?, s:s}",
+			"verdict", json_object_get(was, "verdict"),
+			"signature", json_object_get(was, "signature"), "console", BOOT_STALL_CONSOLE));
+		json_decref(was);
+	}
+}
+
 json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
 {
 	struct console_report rep;
@@ -542,6 +566,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
+	add_boot_retry(cell, &vi, &vo, j);
 	add_timings(cell, br, j);
 	add_boot_phases(cell, br, j);
 	add_boot_setup(c, cell, j);

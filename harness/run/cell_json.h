@@ -5,6 +5,13 @@
 #include "run/cell.h"
 #include "lib/histogram.h"
 
+/*
+ * A boot the scheduler retries (cell.json "boot_retry", verdict_boot_retry()):
+ * its cell.json and console are kept in the cell directory under these names.
+ */
+#define BOOT_STALL_JSON "boot-stall-1.json"
+#define BOOT_STALL_CONSOLE "console-boot-stall-1.log"
+
 /* Returns the cell.json object written (caller owns it), NULL on error. */
 json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br);
 /* A finished cell's cell.json, or NULL if it has none (it must be run). */

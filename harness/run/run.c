@@ -217,6 +217,9 @@ struct sched {
 	size_t nrun_cap;
 	struct progress prog;
 	int err;
+	/* cells to boot again (a boot stall under TCG, verdict_boot_retry()), first */
+	const struct plan_cell **again;
+	size_t nagain;
 };
 
 static void account(struct sched *s, const struct cell *cell, int sign)
@@ -260,6 +263,20 @@ static void rewrite_summary(struct sched *s)
 	json_decref(cells);
 }
 
+/* Keeps a retried boot's cell.json and console beside the next attempt; 0 ok. */
+static int keep_boot_stall(const struct cell *cell)
+{
+	char a[PATH_MAX + 64], b[PATH_MAX + 64];
+
+	snprintf(a, sizeof(a), "%s/console.log", cell->dir);
+	snprintf(b, sizeof(b), "%s/%s", cell->dir, BOOT_STALL_CONSOLE);
+	if (rename(a, b) && errno != ENOENT)
+		return -1;
+	snprintf(a, sizeof(a), "%s/cell.json", cell->dir);
+	snprintf(b, sizeof(b), "%s/%s", cell->dir, BOOT_STALL_JSON);
+	return rename(a, b);
+}
+
 static void finish_cell(struct sched *s, struct cell *cell, const struct boot_result *br)
 {
 	json_t *j;
@@ -268,7 +285,15 @@ static void finish_cell(struct sched *s, struct cell *cell, const struct boot_re
 	if (br->interrupted) {
 		progress_line(&s->prog, "%s: interrupted, %s killed; the cell will run again next time",
 			      cell->id, s->c->target_host ? "runner" : "QEMU");
-	} else if ((j = cell_finish(s->c, cell, br))) {
+	} else if ((j = cell_finish(s->c, cell, br)) && json_is_true(json_object_get(j, "boot_retry")) &&
+		   !keep_boot_stall(cell)) {
+		progress_line(&s->prog, "%s: %s: %s while booting under TCG overcommit; booting it again "
+			      "(this attempt: %s/%s)", cell->id,
+			      json_string_value(json_object_get(j, "verdict")),
+			      json_string_value(json_object_get(j, "signature")), cell->id, BOOT_STALL_JSON);
+		s->again[s->nagain++] = cell->pc;
+		json_decref(j);
+	} else if (j) {
 		const char *sig = json_string_value(json_object_get(j, "signature"));
 
 		s->prog.done++;
@@ -306,11 +331,11 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 {
 	size_t next = 0;
 
-	while (next < npending || s->load.running) {
+	while (next < npending || s->nagain || s->load.running) {
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 
-		while (!harness_stop && !s->err && next < npending) {
-			const struct plan_cell *pc = pending[next];
+		while (!harness_stop && !s->err && (s->nagain || next < npending)) {
+			const struct plan_cell *pc = s->nagain ? s->again[0] : pending[next];
 			struct map_shape m;
 			long mem = 0;
 
@@ -325,7 +350,10 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 				s->err = 2;
 				break;
 			}
-			next++;
+			if (s->nagain)
+				memmove(s->again, s->again + 1, --s->nagain * sizeof(*s->again));
+			else
+				next++;
 		}
 		for (size_t i = 0; i < s->nrun_cap; i++) {
 			struct boot_result br;
@@ -415,7 +443,8 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	host_res_detect(&s.host);
 	s.nrun_cap = npending ? npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
-	if (!s.running)
+	s.again = calloc(s.nrun_cap, sizeof(*s.again));	/* each cell at most once */
+	if (!s.running || !s.again)
 		goto cleanup;
 	schedule(&s, pending, npending);
 	cells = summary_collect(c->out, s.manifest);
@@ -426,6 +455,7 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	json_decref(cells);
 cleanup:
 	free(s.running);
+	free(s.again);
 	free(pending);
 	json_decref(s.manifest);
 	return rc;

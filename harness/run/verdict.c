@@ -104,3 +104,12 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 		set(o, "FAIL", sig);
 	}
 }
+
+bool verdict_boot_retry(const struct verdict_in *in, const struct verdict_out *o,
+			bool runner_started, int attempt)
+{
+	if (runner_started || attempt != 1 || in->tcg_overcommit <= 1)
+		return false;
+	return (!strcmp(o->verdict, "CRASH") && o->under_overcommit) ||
+	       !strcmp(o->verdict, "TIMEOUT");
+}

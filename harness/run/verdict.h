@@ -36,4 +36,17 @@ struct verdict_out {
  * its signature says " (TCG overcommit N×)": emulation may explain it.
  */
 void verdict_decide(const struct verdict_in *in, struct verdict_out *out);
+
+/*
+ * Whether to boot the cell once more instead of keeping this verdict: the
+ * guest never reached its runner (@runner_started false: the kernel under
+ * test had not been touched by the kit yet), TCG vCPUs outnumbered the host's
+ * cores, and it ended on a lockup/stall/hung-task report or a timeout — an
+ * emulation stall while booting (seen: "soft lockup in alg_test" during the
+ * crypto self-tests at 8 vCPUs on 2 cores). Only on the first @attempt: a
+ * second such boot is the cell's verdict, so a kernel that cannot boot is
+ * still reported.
+ */
+bool verdict_boot_retry(const struct verdict_in *in, const struct verdict_out *out,
+			bool runner_started, int attempt);
 #endif

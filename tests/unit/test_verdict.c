@@ -134,6 +134,44 @@ static void test_overcommit(void **s)
 	}
 }
 
+/*
+ * A boot stall under TCG overcommit before the runner started is booted once
+ * more; never after the runner started, never a second time, never an Oops,
+ * never without overcommit (KVM, or vCPUs <= cores).
+ */
+static void test_boot_retry(void **s)
+{
+	struct console_report lockup = { .kind = CK_SOFT_LOCKUP }, oops = { .kind = CK_OOPS };
+	struct verdict_in in = { .exit_status = -1, .runner_reason = "", .tcg_overcommit = 4,
+				 .crash = &lockup };
+	struct verdict_out o;
+
+	(void)s;
+	strcpy(lockup.signature, "BUG: soft lockup in alg_test");
+	strcpy(oops.signature, "BUG: kernel NULL pointer dereference in f");
+	verdict_decide(&in, &o);
+	assert_true(verdict_boot_retry(&in, &o, false, 1));
+	assert_false(verdict_boot_retry(&in, &o, true, 1));	/* the runner ran: the kit's doing */
+	assert_false(verdict_boot_retry(&in, &o, false, 2));	/* the second stall is the verdict */
+	in.tcg_overcommit = 1;
+	verdict_decide(&in, &o);
+	assert_false(verdict_boot_retry(&in, &o, false, 1));
+	in.tcg_overcommit = 0;
+	verdict_decide(&in, &o);
+	assert_false(verdict_boot_retry(&in, &o, false, 1));
+	in.tcg_overcommit = 4;
+	in.crash = &oops;
+	verdict_decide(&in, &o);
+	assert_false(verdict_boot_retry(&in, &o, false, 1));	/* an Oops is never emulation */
+	in.crash = NULL;
+	in.timed_out = in.quiet_timeout = true;
+	in.timeout_s = 126;
+	verdict_decide(&in, &o);
+	assert_string_equal(o.verdict, "TIMEOUT");
+	assert_true(verdict_boot_retry(&in, &o, false, 1));	/* silent while booting */
+	assert_false(verdict_boot_retry(&in, &o, true, 1));
+}
+
 static void test_phases(void **s)
 {
 	const char *ph = "T_BOOT_DONE=3.32\nT_ATTACHED=8.20\nT_STRESS_START=8.21\n";
@@ -164,6 +202,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rules),
 		cmocka_unit_test(test_overcommit),
+		cmocka_unit_test(test_boot_retry),
 		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_runner_reason),
 	};
