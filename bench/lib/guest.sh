@@ -23,7 +23,7 @@ boot_qemu_direct() {
 	kver=$(make -s -C "$BENCH_ROOT" print-kver) || return 2
 	mkdir -p "$cell" || return 2
 	dry=$(mktemp -d)
-	argv=$("$HT_BIN" run --cpus "$vcpus" --workload full_update --duration 1 --bpftrace none \
+	argv=$("$HT_BIN" run --cpus "$vcpus" --workload full_update --duration 1 --bpftrace none --boot-per-cell \
 		--out "$dry" --dry-run | grep '^qemu-system' | tail -n 1) || { rm -rf "$dry"; return 2; }
 	argv=${argv//"$dry/v$vcpus-full_update-distro-none-r0"/"$cell"}
 	rm -rf "$dry"

@@ -53,6 +53,8 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
 	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
 	int nbt = (int)c->bt_paths.n;
 	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
+
+	cell->boot_budget_s = boot;
 	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
 	int longest_quiet;
 
@@ -109,13 +111,23 @@ const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
 	return NULL;
 }
 
+/* The QEMU configuration of a planned cell booting on its own. */
+static void cell_qemu_cfg(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
+{
+	*q = (struct qemu_cfg){
+		.qemu = c->qemu, .accel = c->accel, .vcpus = cell->vcpus,
+		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
+		.map_bytes = map_footprint_bytes(&cell->map, cell->vcpus),
+		.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image,
+		.initrd = cell->k->initrd, .lpj = cell->k->lpj, .boot_opts = &c->o->boot_opts,
+	};
+}
+
 int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
 {
 	const struct noise_profile *np = noise_find(pc->noise);
-	struct qemu_cfg q = {
-		.qemu = c->qemu, .accel = c->accel, .vcpus = pc->vcpus,
-		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
-	};
+	struct qemu_cfg q;
+	long long map_bytes;
 
 	memset(cell, 0, sizeof(*cell));
 	cell->pc = pc;
@@ -124,7 +136,7 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	for (int a = 0; a < AX_NR; a++)
 		cell->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
 	map_shape_of_cell(c->o, pc->ax, &cell->map);
-	q.map_bytes = map_footprint_bytes(&cell->map, pc->vcpus);
+	map_bytes = map_footprint_bytes(&cell->map, pc->vcpus);
 	cell->k = kernel_find(c, pc->kernel);
 	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
 	if (!cell->k || !np)
@@ -144,13 +156,24 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 		r |= strv_push(&cell->argv, cell->dir);
 		return r;
 	}
-	cell->mem_mb = guest_mem_mb(cell->vcpus, q.map_bytes);
+	cell->mem_mb = guest_mem_mb(cell->vcpus, map_bytes);
 	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
-	q.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image;
-	q.initrd = cell->k->initrd;
-	q.lpj = cell->k->lpj;
-	q.boot_opts = &c->o->boot_opts;
-	q.cell_dir = cell->dir;
+	cell_qemu_cfg(c, cell, &q);
+	return qemu_argv_build(&q, &cell->argv);
+}
+
+int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name)
+{
+	char logs[PATH_MAX];
+	struct qemu_cfg q;
+
+	if (snprintf(logs, sizeof(logs), "%s/" BOOTS_DIR "/%s", c->out, name) >= (int)sizeof(logs))
+		return -1;
+	cell_qemu_cfg(c, cell, &q);
+	q.cell_dir = c->out;
+	q.log_dir = logs;
+	q.group = name;
+	strv_free(&cell->argv);
 	return qemu_argv_build(&q, &cell->argv);
 }
 
@@ -267,35 +290,8 @@ cleanup:
 	return err;
 }
 
-/* Runs in the child: own process group, dies with the harness, logs to qemu.log. */
-static void exec_qemu(const struct cell *cell, pid_t parent)
-{
-	char log[PATH_MAX];
-	int fd;
-	sigset_t none;
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)	/* the harness died before prctl */
-		_exit(127);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0)
-		dup2(fd, 0);
-	snprintf(log, sizeof(log), "%s/%s", cell->dir,
-		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-	execvp(cell->argv.v[0], cell->argv.v);
-	fprintf(stderr, "exec %s: %s\n", cell->argv.v[0], strerror(errno));
-	_exit(127);
-}
-
-static const char *const progress_files[] = { "console.log", "guest.log", "phases.env", NULL };
+/* Besides the console: the runner's own files, growing while it goes on. */
+static const char *const progress_files[] = { "guest.log", "phases.env", NULL };
 
 /* Total size of the cell's files names (NULL-terminated). */
 static long long files_bytes(const char *dir, const char *const *files)
@@ -320,54 +316,25 @@ static long long files_bytes(const char *dir, const char *const *files)
  */
 static void follow_console(struct cell *cell, double now)
 {
-	char p[PATH_MAX + 32];
 	long long runner;
 
 	cell->follow_now = now;
 	if (isnan(cell->crash_seen_s)) {
-		snprintf(p, sizeof(p), "%s/console.log", cell->dir);
-		if (!console_follow_file(&cell->follow, p))
+		if (!console_follow_file(&cell->follow, cell->console))
 			return;
 		cell->crash_seen_s = now - cell->t0;
-		cell->runner_seen = files_bytes(cell->dir, progress_files + 1);
+		cell->runner_seen = files_bytes(cell->dir, progress_files);
 		cell->crash_deadline = now + cell->crash_grace_s;
 		return;
 	}
-	runner = files_bytes(cell->dir, progress_files + 1);
+	runner = files_bytes(cell->dir, progress_files);
 	if (runner != cell->runner_seen) {
 		cell->runner_seen = runner;
 		cell->crash_deadline = now + cell->crash_grace_s;
 	}
 }
 
-/* SIGTERM lets QEMU exit cleanly; SIGKILL if it has not after 3 s. */
-static int kill_group(pid_t pid)
-{
-	int st;
-
-	kill(-pid, SIGTERM);
-	for (int i = 0; i < 30; i++) {
-		if (waitpid(pid, &st, WNOHANG) == pid)
-			return st;
-		usleep(100000);
-	}
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return st;
-}
-
-static int decode_status(int st)
-{
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	if (WIFSIGNALED(st))
-		return -WTERMSIG(st);
-	return -1;
-}
-
-/* attempts.log survives reruns: one line per start, so a test (or a person) sees them. */
-static int count_attempt(const struct cell *cell)
+int cell_next_attempt(const struct cell *cell)
 {
 	char p[PATH_MAX + 32], line[128];
 	int n = 1;
@@ -380,6 +347,17 @@ static int count_attempt(const struct cell *cell)
 			n++;
 		fclose(f);
 	}
+	return n;
+}
+
+/* attempts.log survives reruns: one line per start, so a test (or a person) sees them. */
+static int count_attempt(const struct cell *cell)
+{
+	char p[PATH_MAX + 32];
+	int n = cell_next_attempt(cell);
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
 	f = fopen(p, "a");
 	if (f) {
 		fprintf(f, "attempt %d started at %ld\n", n, (long)time(NULL));
@@ -392,17 +370,19 @@ static int count_attempt(const struct cell *cell)
 static void mark_line(void *arg, const char *line)
 {
 	struct cell *cell = arg;
-	unsigned m = boot_marks_of_line(line, cell->vcpus) | 1u << BM_FIRST_LINE;
+	unsigned m = boot_marks_of_line(line, cell->vcpus);
 
+	/* A cell after the first in a shared boot: its first line is not the boot's. */
+	if (cell->in_boot <= 1)
+		m |= 1u << BM_FIRST_LINE;
 	for (int i = 0; i < BM_NR; i++)
 		if (m & 1u << i && isnan(cell->boot_mark[i]))
 			cell->boot_mark[i] = cell->follow_now - cell->t0;
 }
 
-int cell_start(struct cell *cell)
+/* What every start shares: the attempt, the clocks, the console follower. */
+static void cell_begin(struct cell *cell)
 {
-	pid_t pid, parent = getpid();
-
 	cell->attempt = count_attempt(cell);
 	cell->t0 = cell->last_progress = now_mono();
 	cell->seen = -1;
@@ -411,19 +391,47 @@ int cell_start(struct cell *cell)
 	cell->follow.on_line = mark_line;
 	cell->follow.on_line_arg = cell;
 	cell->crash_seen_s = NAN;
+	cell->status_at = NAN;
+	cell->boot_state[0] = '\0';
+	cell->boot_went_on = false;
 	for (int i = 0; i < 5; i++)
 		cell->host_phase[i] = NAN;
 	for (int i = 0; i < BM_NR; i++)
 		cell->boot_mark[i] = NAN;
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "error: fork: %s\n", strerror(errno));
+}
+
+int cell_start(struct cell *cell)
+{
+	char log[PATH_MAX + 32];
+
+	cell_begin(cell);
+	cell->boot = NULL;
+	cell->in_boot = 1;
+	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
+	snprintf(log, sizeof(log), "%s/%s", cell->dir,
+		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	cell->pid = boot_spawn(cell->argv.v, log);
+	return cell->pid > 0 ? 0 : -1;
+}
+
+int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)
+{
+	int n;
+
+	cell_begin(cell);
+	n = boot_send(b, cell->id);
+	if (n < 0)
 		return -1;
-	}
-	if (pid == 0)
-		exec_qemu(cell, parent);
-	setpgid(pid, pid);	/* also here: no window where a kill misses it */
-	cell->pid = pid;
+	cell->boot = b;
+	cell->in_boot = n;
+	cell->pid = b->pid;
+	boot_console_path(b, cell->console, sizeof(cell->console));
+	/* Its part of the console starts where the cell before it ended. */
+	cell->follow.off = b->con_off;
+	if (n == 1)
+		cell->t0 = b->t0;	/* its boot is its own: the split starts at QEMU */
+	else if (!own_timeout)
+		cell->timeout_s -= cell->boot_budget_s;
 	return 0;
 }
 
@@ -439,11 +447,67 @@ static void write_host_exit(const struct cell *cell, int st)
 	write_file_atomic(p, buf, strlen(buf));
 }
 
+/*
+ * A cell of a shared boot at its end: its part of the console (through its
+ * "done" line, or all there is when the boot ended with it) and the status
+ * the guest gave it into its own directory, as a boot of its own leaves them.
+ */
+static void shared_collect(struct cell *cell, bool boot_goes_on)
+{
+	struct boot *b = cell->boot;
+	char p[PATH_MAX + 32], buf[16];
+	long long cut = boot_goes_on ? boot_cell_cut(b, cell->in_boot) : -1;
+	int status;
+
+	snprintf(p, sizeof(p), "%s/console.log", cell->dir);
+	if (boot_split_console(b, cut >= 0 ? cut : boot_console_size(b), p))
+		fprintf(stderr, "warning: %s: cannot write %s: %s\n", cell->id, p, strerror(errno));
+	b->reusable = false;
+	if (boot_cell_status(b, cell->in_boot, &status, cell->boot_state, sizeof(cell->boot_state))) {
+		snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+		snprintf(buf, sizeof(buf), "%d\n", status);
+		write_file_atomic(p, buf, strlen(buf));
+		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
+	}
+	cell->boot_went_on = boot_goes_on;
+	if (!boot_goes_on)
+		b->pid = 0;
+}
+
 static void ended(struct cell *cell, struct boot_result *br, int st)
 {
-	br->qemu_exit = decode_status(st);
+	br->qemu_exit = br->boot_goes_on ? -1000 : boot_decode_status(st);
 	br->wall_s = now_mono() - cell->t0;
+	if (cell->boot)
+		shared_collect(cell, br->boot_goes_on);
 	cell->pid = 0;
+}
+
+/*
+ * A shared boot's cell is done once the guest said so on the port and its
+ * "done" line reached the console (the serial line drains behind the port:
+ * waited for at most 5 s, then the cut is where the console is).
+ */
+static bool shared_done(struct cell *cell, double now)
+{
+	int status;
+	char state[32];
+
+	if (isnan(cell->status_at)) {
+		if (!boot_cell_status(cell->boot, cell->in_boot, &status, state, sizeof(state)))
+			return false;
+		cell->status_at = now;
+	}
+	return boot_cell_cut(cell->boot, cell->in_boot) >= 0 || now - cell->status_at >= 5;
+}
+
+/* Bytes of everything a live guest grows: its console and the runner's files. */
+static long long progress_bytes(const struct cell *cell)
+{
+	struct stat st;
+
+	return files_bytes(cell->dir, progress_files) +
+	       (stat(cell->console, &st) ? 0 : st.st_size);
 }
 
 /*
@@ -492,11 +556,16 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	}
 	if (!isnan(cell->crash_seen_s) && now >= cell->crash_deadline) {
 		br->crash_stopped = true;
-		st = kill_group(cell->pid);
+		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;
 	}
-	bytes = files_bytes(cell->dir, progress_files);
+	if (cell->boot && shared_done(cell, now)) {
+		br->boot_goes_on = true;
+		ended(cell, br, 0);
+		return 1;
+	}
+	bytes = progress_bytes(cell);
 	if (bytes != cell->seen) {
 		cell->seen = bytes;
 		cell->last_progress = now;
@@ -504,7 +573,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
-		st = kill_group(cell->pid);
+		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;
 	}
@@ -516,7 +585,7 @@ void cell_kill(struct cell *cell, struct boot_result *br)
 	int st;
 
 	memset(br, 0, sizeof(*br));
-	st = kill_group(cell->pid);
+	st = boot_kill_group(cell->pid);
 	br->interrupted = true;
 	ended(cell, br, st);
 }

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include "run/boot.h"
 #include "run/boot_marks.h"
 #include "run/cli.h"
 #include "parse/console_follow.h"
@@ -56,7 +57,8 @@ struct cell {
 	AXIS_VALUES(axis_cstr);
 	const struct kernel_res *k;
 	char *noise_cmd;	/* "" for none */
-	int timeout_s;		/* whole boot, host side */
+	int timeout_s;		/* whole boot, host side (in a shared boot: from its start) */
+	int boot_budget_s;	/* the boot's part of timeout_s */
 	int quiet_s;		/* no growth of console.log / guest.log */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
 	int attempt;		/* 1 for the first start of this cell in this directory */
@@ -66,7 +68,13 @@ struct cell {
 	struct strv modparams;
 	struct strv argv;	/* QEMU, or the runner with --target host */
 	/* While it runs. */
-	pid_t pid;
+	pid_t pid;		/* its boot's QEMU */
+	struct boot *boot;	/* a shared boot (run/boot.h); NULL: a boot of its own */
+	int in_boot;		/* its N there (cmd.N): 1 = the boot's first cell */
+	char console[PATH_MAX];	/* the console it follows: its own, or the shared boot's */
+	double status_at;	/* monotonic, when the shared boot said it is done; NAN */
+	char boot_state[32];	/* what the guest said after it: ok, taint-N, ... ("": nothing) */
+	bool boot_went_on;	/* the shared boot outlived it */
 	double t0, last_progress;
 	long long seen;
 	long long phases_size;
@@ -90,6 +98,7 @@ struct boot_result {
 	bool timed_out, quiet_timeout, interrupted;
 	bool crash_stopped;	/* stopped by the harness a grace period after a kernel report */
 	int qemu_exit;		/* exit code, -signal, or -1000 if it never ran */
+	bool boot_goes_on;	/* a shared boot that runs on: no exit (qemu_exit -1000) */
 	double wall_s;
 };
 
@@ -111,6 +120,16 @@ void cell_free(struct cell *cell);
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);
 /* Starts QEMU (or the runner) in its own process group; counts the attempt. */
 int cell_start(struct cell *cell);
+/*
+ * Shared boots: the QEMU command line of a boot named name (the share is
+ * the run directory, console and exit port in OUT/boots/NAME) in place of
+ * cell_plan's own; then, once that boot runs, the cell sent to it (counts
+ * the attempt; a cell after the boot's first gets timeout_s less the boot).
+ */
+int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name);
+int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout);
+/* The attempt cell_start would count next (1 for a fresh directory). */
+int cell_next_attempt(const struct cell *cell);
 /*
  * 1 when it has ended (br filled), 0 while it runs; kills it on timeout, and
  * crash_grace_s after the first kernel report on the console (the wait

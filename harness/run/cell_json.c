@@ -239,9 +239,20 @@ static void add_timings(const struct cell *cell, const struct boot_result *br, j
 	char *ph = cell_file(cell, "phases.env");
 	double boot = phases_get(ph, "T_BOOT_DONE"), att = phases_get(ph, "T_ATTACHED"),
 	       s0 = phases_get(ph, "T_STRESS_START"), s1 = phases_get(ph, "T_STRESS_END"),
-	       done = phases_get(ph, "T_COPY_DONE");
+	       done = phases_get(ph, "T_COPY_DONE"), start = phases_get(ph, "T_CELL_START");
 
-	/* Guest uptime vs host wall clock: shutdown_s includes QEMU start-up. */
+	/*
+	 * Guest uptime vs host wall clock: shutdown_s includes QEMU start-up.
+	 * A cell after the first of a shared boot counts from when the guest
+	 * took it (T_CELL_START), not from the boot.
+	 */
+	if (cell->in_boot > 1 && !isnan(start)) {
+		boot -= start;
+		att -= start;
+		s0 -= start;
+		s1 -= start;
+		done -= start;
+	}
 	json_object_set_new(j, "timings", json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}",
 		"wall_s", num_or_null(br->wall_s), "boot_s", num_or_null(boot),
 		"attach_s", num_or_null(att - boot), "stress_s", num_or_null(s1 - s0),
@@ -263,7 +274,25 @@ static void add_timings(const struct cell *cell, const struct boot_result *br, j
 }
 
 /*
- * The boot and the job on the host's clock, seconds since QEMU started:
+ * Which boot ran the cell: its own, or a shared one (run/boot.h) — its
+ * name under OUT/boots/, the cell's place in it, what the guest said after
+ * it (ok lets the next cell in) and whether the boot went on.
+ */
+static void add_boot(const struct cell *cell, json_t *j)
+{
+	if (!cell->boot) {
+		json_object_set_new(j, "boot", json_pack("{s:s}", "mode", "own"));
+		return;
+	}
+	json_object_set_new(j, "boot", json_pack("{s:s, s:s, s:i, s:o, s:b}", "mode", "shared",
+		"name", cell->boot->name, "cell_in_boot", cell->in_boot,
+		"state_after", cell->boot_state[0] ? json_string(cell->boot_state) : json_null(),
+		"went_on", cell->boot_went_on));
+}
+
+/*
+ * The boot and the job on the host's clock, seconds since QEMU started
+ * (a cell after the first of a shared boot: since it was sent):
  * console marks (boot_marks.h) and when phases.env keys appeared (null:
  * never seen). smp_up_s is "smp: Brought up" where the console shows it,
  * else the MTRR warning of a subsys_initcall after SMP (smp_up_from says which).
@@ -561,12 +590,14 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	json_object_set_new(j, "signature", json_string(vo.signature));
 	json_object_set_new(j, "exit_status", vi.exit_status >= 0 ? json_integer(vi.exit_status)
 								   : json_null());
-	json_object_set_new(j, "qemu_exit", json_integer(br->qemu_exit));
+	/* null: the shared boot went on to its next cell (cell.json "boot"). */
+	json_object_set_new(j, "qemu_exit", br->boot_goes_on ? json_null() : json_integer(br->qemu_exit));
 	if (vi.crash)
 		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
 	add_boot_retry(cell, &vi, &vo, j);
+	add_boot(cell, j);
 	add_timings(cell, br, j);
 	add_boot_phases(cell, br, j);
 	add_boot_setup(c, cell, j);

@@ -40,6 +40,7 @@ enum {
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH,
+	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -79,7 +80,16 @@ static const struct opt_spec run_opts_table[] = {
 	{ "dry-run", OPT_DRY_RUN, NULL, RUN_GROUP, "print the QEMU command lines only" },
 	{ "target", OPT_TARGET, "vm|host", RUN_GROUP,
 	  "host: the job on this machine (needs module loading and kprobes)" },
-	{ "timeout", 't', "SECONDS", RUN_GROUP, "a whole boot (default: derived per cell)" },
+	{ "timeout", 't', "SECONDS", RUN_GROUP,
+	  "a cell, from its boot or, in a shared boot, from its start\n(default: derived per cell)" },
+	{ "boot-per-cell", OPT_BOOT_PER_CELL, NULL, RUN_GROUP,
+	  "every cell boots a guest of its own (default: cells of one kernel\n"
+	  "and vCPU count share a boot, a fresh insmod each; a cell that is\n"
+	  "not PASS, a taint that appeared or a module left loaded ends it)" },
+	{ "cells-per-boot", OPT_CELLS_PER_BOOT, "N", RUN_GROUP,
+	  "at most N cells in a shared boot (default 0: all of its group);\n"
+	  "the next boot takes the plan's next cell, so small N interleaves\n"
+	  "kernels against a slow drift of the host" },
 	{ "crash-grace", OPT_CRASH_GRACE, "SECONDS", RUN_GROUP,
 	  "after the first kernel report on the console (Oops, BUG, panic,\n"
 	  "WARNING, lockup, RCU stall, hung task, lockdep, GPF, KASAN) wait\n"
@@ -512,6 +522,11 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_fault(o, arg);
 	case OPT_JOBS:
 		return parse_int("--jobs", arg, 1, 256, &o->jobs);
+	case OPT_BOOT_PER_CELL:
+		o->boot_per_cell = true;
+		return 0;
+	case OPT_CELLS_PER_BOOT:
+		return parse_int("--cells-per-boot", arg, 0, 100000, &o->cells_per_boot);
 	case OPT_SHARD:
 		return parse_shard(o, arg);
 	case OPT_PLAN_ONLY:
@@ -699,6 +714,11 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 	}
 	if (o->coverage && check_coverage(o))
 		return 2;
+	if (o->cells_per_boot && (o->boot_per_cell || o->target_host)) {
+		fprintf(stderr, "error: --cells-per-boot %d: cells share boots only in guests without --boot-per-cell (valid: drop one of them)\n",
+			o->cells_per_boot);
+		return 2;
+	}
 	if (apply_defaults(o))
 		return 2;
 	return check_required(o) ? 2 : 0;

@@ -43,6 +43,35 @@ double progress_eta(double elapsed, size_t done_here, size_t left)
 	return elapsed / (double)done_here * (double)left;
 }
 
+double progress_eta_boots(double elapsed, const struct progress *p, size_t left, size_t boots)
+{
+	size_t n = p->done_here;
+	double b, rest;
+
+	if (!n || p->wall_sum <= 0)
+		return -1;
+	b = p->boots_seen ? p->boot_sum / (double)p->boots_seen : 0;
+	rest = (p->wall_sum - p->boot_sum) / (double)n;
+	return elapsed / p->wall_sum * ((double)left * rest + (double)boots * b);
+}
+
+void progress_boots(struct progress *p, bool shared, size_t boots_left)
+{
+	p->shared = shared;
+	p->boots_left = boots_left;
+}
+
+void progress_cell_cost(struct progress *p, double wall_s, double boot_s)
+{
+	if (!(wall_s >= 0))
+		return;
+	p->wall_sum += wall_s;
+	if (boot_s == boot_s) {	/* not NAN */
+		p->boot_sum += boot_s < wall_s ? boot_s : wall_s;
+		p->boots_seen++;
+	}
+}
+
 static void fmt_dur(char *b, size_t n, double s)
 {
 	if (s < 0)
@@ -67,7 +96,8 @@ void progress_status(struct progress *p, size_t nrunning, const char *running)
 	if (width > (int)sizeof(line) - 1)
 		width = sizeof(line) - 1;
 	fmt_dur(e, sizeof(e), el);
-	fmt_dur(eta, sizeof(eta), progress_eta(el, p->done_here, p->total - p->done));
+	fmt_dur(eta, sizeof(eta), p->shared ? progress_eta_boots(el, p, p->total - p->done, p->boots_left)
+					    : progress_eta(el, p->done_here, p->total - p->done));
 	snprintf(line, sizeof(line), "[%zu/%zu done, %zu running: %s] elapsed %s, ETA %s",
 		 p->done, p->total, nrunning, running, e, eta);
 	line[width - 1] = '\0';

@@ -14,6 +14,12 @@ struct progress {
 	size_t done_here;	/* finished by this invocation */
 	double t0;
 	bool tty, status_shown;
+	/* The ETA's model (progress_eta_boots): what finished cells cost. */
+	bool shared;		/* cells share boots */
+	size_t boots_left;	/* boots the cells left still need (the scheduler's count) */
+	double wall_sum;	/* host s of the cells finished here */
+	double boot_sum;	/* the boots' part of it (QEMU start -> runner) */
+	size_t boots_seen;	/* cells finished here that paid for a boot */
 };
 
 void progress_init(struct progress *p, size_t total, bool tty);
@@ -28,4 +34,15 @@ void progress_end(struct progress *p);
  * nothing has finished.
  */
 double progress_eta(double elapsed, size_t done_here, size_t left);
+/*
+ * With shared boots a boot is paid once per group, not per cell: seconds
+ * left = f x (left x C + boots x B), B the mean boot (QEMU start -> runner,
+ * over the cells that booted), C the mean rest of a cell, f elapsed / the
+ * cells' summed wall (the parallelism). -1 while nothing has finished.
+ */
+double progress_eta_boots(double elapsed, const struct progress *p, size_t left, size_t boots);
+/* Shared boots or not, and the boots the plan needs before any runs. */
+void progress_boots(struct progress *p, bool shared, size_t boots_left);
+/* A finished cell's host wall time and its boot's part (NAN: it joined a running boot). */
+void progress_cell_cost(struct progress *p, double wall_s, double boot_s);
 #endif

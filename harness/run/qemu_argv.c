@@ -140,9 +140,9 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 		strcat(extra, c->boot_opts->v[i]);
 	}
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%s%s%shtab.runner=%s%s",
+			"%s%s%shtab.runner=%s%s%s%s",
 			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors, lpj,
-			c->runner, extra);
+			c->runner, c->group ? " htab.group=" : "", c->group ? c->group : "", extra);
 	free(extra);
 	return r;
 }
@@ -188,7 +188,7 @@ static int add_file_chardev(struct strv *a, const char *id, const char *dir, con
 
 static int add_console(struct strv *a, const struct qemu_cfg *c)
 {
-	int r = add_file_chardev(a, "con", c->cell_dir, "console.log");
+	int r = add_file_chardev(a, "con", c->log_dir ? c->log_dir : c->cell_dir, "console.log");
 
 	r |= strv_push(a, "-serial");
 	r |= strv_push(a, "chardev:con");
@@ -202,7 +202,7 @@ static int add_exit_port(struct strv *a, const struct qemu_cfg *c)
 
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "virtio-serial-pci");
-	r |= add_file_chardev(a, "ret", c->cell_dir, "exit_status");
+	r |= add_file_chardev(a, "ret", c->log_dir ? c->log_dir : c->cell_dir, "exit_status");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "virtserialport,chardev=ret,name=htab.ret");
 	return r;

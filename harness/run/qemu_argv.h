@@ -11,7 +11,9 @@ struct qemu_cfg {
 	const char *kernel_image;
 	const char *initrd;
 	const char *runner;		/* host path of run-job.sh, seen by the guest */
-	const char *cell_dir;		/* absolute */
+	const char *cell_dir;		/* absolute: the 9p share "cell" (a shared boot: OUT) */
+	const char *log_dir;		/* console.log, exit_status; NULL: cell_dir */
+	const char *group;		/* a shared boot's name (htab.group=, run/boot.h); NULL: none */
 	int host_cpus;			/* for the overcommit factor; 0: unknown, taken as vcpus */
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
 	long lpj;			/* lpj= on the command line (run/lpj.h); 0: none */

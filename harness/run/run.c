@@ -6,6 +6,7 @@
  * rewriting OUT/summary.json after every cell.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +194,25 @@ static json_t *prepare_manifest(const struct run_ctx *c, const struct plan *p)
 	return m;
 }
 
+/*
+ * Cells that boot the same guest: kernel, vCPUs and guest RAM (the map
+ * sizes it) make the QEMU command line; everything else (workload, noise,
+ * fault, repeat) is the job's, and a fresh insmod serves it.
+ */
+static void group_key(const struct run_ctx *c, const struct plan_cell *pc, char *key, size_t n)
+{
+	struct map_shape m;
+
+	map_shape_of_cell(c->o, pc->ax, &m);
+	snprintf(key, n, "%s/%d/%d", pc->kernel, pc->vcpus,
+		 guest_mem_mb(pc->vcpus, map_footprint_bytes(&m, pc->vcpus)));
+}
+
+static bool shared_boots(const struct run_ctx *c)
+{
+	return !c->target_host && !c->o->boot_per_cell;
+}
+
 static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 {
 	struct cell cell;
@@ -208,18 +228,65 @@ static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 	return err;
 }
 
+/*
+ * --dry-run with shared boots: the boots a run would make if every cell
+ * PASSed, one at a time (a cell that does not PASS ends its boot): a
+ * "# boot NAME: CELL..." line, then that boot's QEMU command line.
+ */
+static int print_boots(const struct run_ctx *c, const struct plan *p)
+{
+	bool *done = calloc(p->n + 1, sizeof(*done));
+	int cap = c->o->cells_per_boot, err = 0;
+	char ki[96], kj[96], name[224], *line;
+	struct cell cell;
+
+	if (!done)
+		return -1;
+	for (size_t i = 0; i < p->n && !err; i++) {
+		int n = 0;
+
+		if (done[i] || !shard_selects(p->cells[i].index, c->o->shard_i, c->o->shard_n))
+			continue;
+		group_key(c, &p->cells[i], ki, sizeof(ki));
+		snprintf(name, sizeof(name), "%s.1", p->cells[i].id);
+		printf("# boot %s:", name);
+		for (size_t j = i; j < p->n && (!cap || n < cap); j++) {
+			if (done[j] || !shard_selects(p->cells[j].index, c->o->shard_i, c->o->shard_n))
+				continue;
+			group_key(c, &p->cells[j], kj, sizeof(kj));
+			if (strcmp(ki, kj))
+				continue;
+			printf(" %s", p->cells[j].id);
+			done[j] = true;
+			n++;
+		}
+		printf("\n");
+		line = NULL;
+		err = cell_plan(c, &p->cells[i], &cell) || cell_plan_shared(c, &cell, name) ||
+		      !(line = qemu_argv_join(&cell.argv));
+		if (!err)
+			printf("%s\n", line);
+		free(line);
+		cell_free(&cell);
+	}
+	free(done);
+	return err ? -1 : 0;
+}
+
 struct sched {
 	const struct run_ctx *c;
 	json_t *manifest;
 	struct host_res host;
 	struct sched_load load;
 	struct cell *running;		/* nrun_cap slots; pid 0 = free */
+	struct boot *boots;		/* slot i's shared boot; NULL: --boot-per-cell */
 	size_t nrun_cap;
 	struct progress prog;
 	int err;
-	/* cells to boot again (a boot stall under TCG, verdict_boot_retry()), first */
-	const struct plan_cell **again;
-	size_t nagain;
+	/* The cells to run, in plan order; NULL once taken (a boot-stall retry puts it back). */
+	const struct plan_cell **pending;
+	size_t npending;
+	size_t *taken_at;		/* slot i's cell: its index in pending */
 };
 
 static void account(struct sched *s, const struct cell *cell, int sign)
@@ -229,30 +296,115 @@ static void account(struct sched *s, const struct cell *cell, int sign)
 	s->load.mem_mb += sign * cell->mem_mb;
 }
 
-static int start_cell(struct sched *s, const struct plan_cell *pc)
+/* The first cell not taken yet (of the group key, if not NULL); npending if none. */
+static size_t next_pending(const struct sched *s, const char *key)
 {
-	struct cell *slot = NULL;
+	char k[96];
 
-	for (size_t i = 0; i < s->nrun_cap && !slot; i++)
-		if (!s->running[i].pid)
-			slot = &s->running[i];
-	if (!slot)
-		return -1;
+	for (size_t i = 0; i < s->npending; i++) {
+		if (!s->pending[i])
+			continue;
+		if (!key)
+			return i;
+		group_key(s->c, s->pending[i], k, sizeof(k));
+		if (!strcmp(k, key))
+			return i;
+	}
+	return s->npending;
+}
+
+/*
+ * Boots the ETA still has to pay for: one per group of the cells not taken,
+ * less the groups a live shared boot will go on with, each split by
+ * --cells-per-boot. Boot-per-cell: one per cell.
+ */
+static size_t boots_left(const struct sched *s)
+{
+	size_t n = 0, cap = s->c->o->cells_per_boot;
+	char ki[96], kj[96];
+
+	for (size_t i = 0; i < s->npending; i++) {
+		size_t same = 0;
+		bool first = true;
+
+		if (!s->pending[i])
+			continue;
+		if (!s->boots) {
+			n++;
+			continue;
+		}
+		group_key(s->c, s->pending[i], ki, sizeof(ki));
+		for (size_t j = 0; j < i && first; j++)
+			if (s->pending[j] && (group_key(s->c, s->pending[j], kj, sizeof(kj)), !strcmp(ki, kj)))
+				first = false;
+		for (size_t j = 0; j < s->nrun_cap && first; j++)
+			if (s->boots[j].pid && !strcmp(s->boots[j].key, ki))
+				first = false;
+		for (size_t j = i; j < s->npending && (first || cap); j++)
+			if (s->pending[j] && (group_key(s->c, s->pending[j], kj, sizeof(kj)), !strcmp(ki, kj)))
+				same++;
+		if (first)
+			n += cap ? (same + cap - 1) / cap : 1;
+	}
+	return n;
+}
+
+/*
+ * Starts pending[pi] in slot i: in the slot's live shared boot when there
+ * is one (the caller checked it may go on), else in a boot of its own or a
+ * fresh shared boot named after the cell and its attempt.
+ */
+static int start_in_slot(struct sched *s, size_t i, size_t pi)
+{
+	const struct plan_cell *pc = s->pending[pi];
+	struct cell *slot = &s->running[i];
+	struct boot *b = s->boots ? &s->boots[i] : NULL;
+	bool fresh = b && !b->pid;
+	char name[sizeof(b->name)], key[96];
+
 	if (cell_plan(s->c, pc, slot)) {
 		fprintf(stderr, "error: cannot plan cell %s (out of memory or path too long)\n", pc->id);
 		cell_free(slot);
 		return -1;
 	}
-	if (cell_write_job(s->c, slot) || cell_start(slot)) {
-		cell_free(slot);
-		slot->pid = 0;
-		return -1;
+	if (b) {
+		if (fresh)
+			snprintf(name, sizeof(name), "%s.%d", slot->id, cell_next_attempt(slot));
+		if (cell_plan_shared(s->c, slot, fresh ? name : b->name)) {
+			cell_free(slot);
+			return -1;
+		}
 	}
+	if (cell_write_job(s->c, slot))
+		goto fail;
+	if (b) {
+		group_key(s->c, pc, key, sizeof(key));
+		if (fresh && boot_start(b, s->c->out, name, key, &slot->argv))
+			goto fail;
+		if (cell_start_in_boot(slot, b, s->c->o->timeout_s > 0))
+			goto fail;
+	} else if (cell_start(slot)) {
+		goto fail;
+	}
+	s->pending[pi] = NULL;
+	s->taken_at[i] = pi;
 	account(s, slot, +1);
-	progress_line(&s->prog, "%s: started (%s, %d vCPUs, timeout %d s, quiet %d s%s)", slot->id,
-		      s->c->target_host ? "this machine" : accel_name(s->c->accel), slot->vcpus,
-		      slot->timeout_s, slot->quiet_s, slot->attempt > 1 ? ", again" : "");
+	if (b && !fresh)
+		progress_line(&s->prog, "%s: started in boot %s (cell %d of it, timeout %d s, quiet %d s%s)",
+			      slot->id, b->name, slot->in_boot, slot->timeout_s, slot->quiet_s,
+			      slot->attempt > 1 ? ", again" : "");
+	else
+		progress_line(&s->prog, "%s: started (%s, %d vCPUs, timeout %d s, quiet %d s%s%s%s)",
+			      slot->id, s->c->target_host ? "this machine" : accel_name(s->c->accel),
+			      slot->vcpus, slot->timeout_s, slot->quiet_s, b ? ", boot " : "",
+			      b ? b->name : "", slot->attempt > 1 ? ", again" : "");
 	return 0;
+fail:
+	if (b && b->pid && fresh)
+		boot_stop(b);
+	cell_free(slot);
+	slot->pid = 0;
+	return -1;
 }
 
 static void rewrite_summary(struct sched *s)
@@ -277,8 +429,11 @@ static int keep_boot_stall(const struct cell *cell)
 	return rename(a, b);
 }
 
-static void finish_cell(struct sched *s, struct cell *cell, const struct boot_result *br)
+/* The verdict of the cell of slot i; true when it PASSed. */
+static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 {
+	struct cell *cell = &s->running[i];
+	bool pass = false;
 	json_t *j;
 
 	account(s, cell, -1);
@@ -291,22 +446,82 @@ static void finish_cell(struct sched *s, struct cell *cell, const struct boot_re
 			      "(this attempt: %s/%s)", cell->id,
 			      json_string_value(json_object_get(j, "verdict")),
 			      json_string_value(json_object_get(j, "signature")), cell->id, BOOT_STALL_JSON);
-		s->again[s->nagain++] = cell->pc;
+		s->pending[s->taken_at[i]] = cell->pc;	/* back in its place in the plan */
 		json_decref(j);
 	} else if (j) {
 		const char *sig = json_string_value(json_object_get(j, "signature"));
+		const char *v = json_string_value(json_object_get(j, "verdict"));
 
+		pass = !strcmp(v, "PASS");
+		/* A cell that booted paid QEMU start -> runner (all of it if the runner never ran). */
+		progress_cell_cost(&s->prog, br->wall_s, cell->in_boot > 1 ? NAN
+					 : isnan(cell->host_phase[0]) ? br->wall_s : cell->host_phase[0]);
 		s->prog.done++;
 		s->prog.done_here++;
 		progress_line(&s->prog, "[%zu/%zu] %s: %s%s%s (%.1f s)", s->prog.done, s->prog.total,
-			      cell->id, json_string_value(json_object_get(j, "verdict")),
-			      *sig ? ": " : "", sig, br->wall_s);
+			      cell->id, v, *sig ? ": " : "", sig, br->wall_s);
 		json_decref(j);
 		rewrite_summary(s);
 	} else {
 		s->err = 1;
 	}
 	cell_free(cell);
+	return pass;
+}
+
+/* Stops a shared boot, saying why in OUT/boots/NAME/end (and in the log when a cell follows). */
+static void boot_end(struct sched *s, struct boot *b, const char *why)
+{
+	char path[PATH_MAX + 32], *text = NULL;
+	const struct cell *last = &s->running[b - s->boots];
+	int len;
+
+	if (!b->cells)
+		return;
+	len = asprintf(&text, "after cell %d (%s): %s%s%s%s\n", b->cells, last->id, why,
+		       last->boot_state[0] ? " (the guest said " : "", last->boot_state,
+		       last->boot_state[0] ? ")" : "");
+	snprintf(path, sizeof(path), "%s/end", b->dir);
+	if (len > 0 && write_file_atomic(path, text, len))
+		fprintf(stderr, "warning: cannot write %s\n", path);
+	if (len > 0 && strcmp(why, "its group is done"))
+		progress_line(&s->prog, "boot %s ends %.*s", b->name, len - 1, text);
+	free(text);
+	boot_stop(b);
+	b->cells = 0;
+}
+
+/*
+ * After slot i's cell: its shared boot goes on with the next cell of its
+ * group when the cell PASSed and the guest said it is as the cell found it;
+ * otherwise that boot ends, and the group's next cell boots a fresh guest
+ * in this slot (the group stays together; the slot's vCPUs and RAM are the
+ * same). A boot that ran --cells-per-boot cells ends and frees the slot
+ * for the plan's next cell, whatever its group.
+ */
+static void continue_slot(struct sched *s, size_t i, bool pass)
+{
+	struct boot *b = &s->boots[i];
+	int cap = s->c->o->cells_per_boot;
+	size_t next;
+
+	if (harness_stop || s->err) {
+		boot_end(s, b, harness_stop ? "the harness was stopped" : "an error of the harness");
+		return;
+	}
+	next = next_pending(s, b->key);
+	if (next < s->npending && b->pid && pass && b->reusable && (!cap || b->cells < cap)) {
+		if (start_in_slot(s, i, next))
+			s->err = 2;
+		return;
+	}
+	boot_end(s, b, next == s->npending ? "its group is done"
+		       : !pass ? "its last cell did not PASS"
+		       : !b->pid ? "the guest ended"
+		       : !b->reusable ? "the guest is not as the cell found it"
+		       : "--cells-per-boot");
+	if (next < s->npending && (!cap || !pass || !b->reusable) && start_in_slot(s, i, next))
+		s->err = 2;
 }
 
 static void show_status(struct sched *s)
@@ -319,6 +534,7 @@ static void show_status(struct sched *s)
 
 			snprintf(ids + l, sizeof(ids) - l, "%s%s", l ? ", " : "", s->running[i].id);
 		}
+	s->prog.boots_left = boots_left(s);
 	progress_status(&s->prog, (size_t)s->load.running, ids);
 }
 
@@ -327,36 +543,35 @@ static void show_status(struct sched *s)
  * running ones. A cell that does not fit waits (no overtaking: big cells
  * would starve). SIGINT/SIGTERM: kill what runs, start nothing more.
  */
-static void schedule(struct sched *s, const struct plan_cell **pending, size_t npending)
+static void schedule(struct sched *s)
 {
-	size_t next = 0;
+	size_t next;
 
-	while (next < npending || s->nagain || s->load.running) {
+	while ((next = next_pending(s, NULL)) < s->npending || s->load.running) {
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 
-		while (!harness_stop && !s->err && (s->nagain || next < npending)) {
-			const struct plan_cell *pc = s->nagain ? s->again[0] : pending[next];
+		while (!harness_stop && !s->err && (next = next_pending(s, NULL)) < s->npending) {
+			const struct plan_cell *pc = s->pending[next];
 			struct map_shape m;
 			long mem = 0;
+			size_t slot = 0;
 
 			if (!s->c->target_host) {
 				map_shape_of_cell(s->c->o, pc->ax, &m);
 				mem = guest_mem_mb(pc->vcpus, map_footprint_bytes(&m, pc->vcpus));
 			}
-
 			if (!sched_fits(&s->host, &s->load, pc->vcpus, mem, s->c->o->jobs))
 				break;
-			if (start_cell(s, pc)) {
+			while (slot < s->nrun_cap && s->running[slot].pid)
+				slot++;
+			if (slot == s->nrun_cap || start_in_slot(s, slot, next)) {
 				s->err = 2;
 				break;
 			}
-			if (s->nagain)
-				memmove(s->again, s->again + 1, --s->nagain * sizeof(*s->again));
-			else
-				next++;
 		}
 		for (size_t i = 0; i < s->nrun_cap; i++) {
 			struct boot_result br;
+			bool pass;
 
 			if (!s->running[i].pid)
 				continue;
@@ -364,13 +579,17 @@ static void schedule(struct sched *s, const struct plan_cell **pending, size_t n
 				cell_kill(&s->running[i], &br);
 			else if (!cell_poll(&s->running[i], &br))
 				continue;
-			finish_cell(s, &s->running[i], &br);
+			pass = finish_cell(s, i, &br);
+			if (s->boots)
+				continue_slot(s, i, pass);
 		}
 		if (harness_stop || (s->err && !s->load.running))
 			break;
 		show_status(s);
 		nanosleep(&ts, NULL);
 	}
+	for (size_t i = 0; s->boots && i < s->nrun_cap; i++)
+		boot_end(s, &s->boots[i], "the run ended");
 	progress_end(&s->prog);
 }
 
@@ -411,6 +630,7 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 
 	if (!pending)
 		return 2;
+	s.pending = pending;
 	if (mkdir_p(c->out)) {
 		fprintf(stderr, "error: --out %s: %s\n", c->out, strerror(errno));
 		goto cleanup;
@@ -441,12 +661,16 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 		}
 	}
 	host_res_detect(&s.host);
+	s.npending = npending;
 	s.nrun_cap = npending ? npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
-	s.again = calloc(s.nrun_cap, sizeof(*s.again));	/* each cell at most once */
-	if (!s.running || !s.again)
+	s.taken_at = calloc(s.nrun_cap, sizeof(*s.taken_at));
+	if (shared_boots(c))
+		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
+	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
 		goto cleanup;
-	schedule(&s, pending, npending);
+	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
+	schedule(&s);
 	cells = summary_collect(c->out, s.manifest);
 	summary_write(c->out, cells);
 	if (json_array_size(cells))
@@ -455,7 +679,8 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	json_decref(cells);
 cleanup:
 	free(s.running);
-	free(s.again);
+	free(s.taken_at);
+	free(s.boots);
 	free(pending);
 	json_decref(s.manifest);
 	return rc;
@@ -500,7 +725,9 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 	if (o.dry_run) {
 		resolve_lpj(&c, true);
-		for (size_t i = 0; i < p.n && !rc; i++)
+		if (shared_boots(&c))
+			rc = print_boots(&c, &p) ? 2 : 0;
+		for (size_t i = 0; i < p.n && !rc && !shared_boots(&c); i++)
 			if (shard_selects(p.cells[i].index, o.shard_i, o.shard_n))
 				rc = print_argv(&c, &p.cells[i]) ? 2 : 0;
 	} else {

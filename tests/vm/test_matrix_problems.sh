@@ -2,10 +2,12 @@
 # One matrix with three broken guests (test actions are an axis): one panics
 # (sysrq crash), one hangs, one prints a WARNING and then runs the module.
 # Each is classified (CRASH / TIMEOUT / CRASH "WARNING in …"), the matrix
-# finishes, exits 1, and no QEMU is left. --jobs 3: the three run at once.
+# finishes, exits 1, and no QEMU is left. --jobs 3: the three run at once,
+# each in a boot of its own (--boot-per-cell; tests/vm/test_shared_boot.sh
+# has them inside shared boots).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir matrix_problems)
-"$HT" run --cpus 2 --test-action panic,hang,warn --bpftrace none --duration 1 \
+"$HT" run --cpus 2 --test-action panic,hang,warn --bpftrace none --duration 1 --boot-per-cell \
 	--timeout 75 --jobs 3 --out "$d" > "$d.out" 2> "$d.err"
 rc=$?
 cat "$d.err"
