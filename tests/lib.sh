@@ -32,3 +32,23 @@ usage_error() {
 	[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || fail "'$*': more than one line: $err"
 	echo "ok: $err"
 }
+
+# kill9_after_first_cell DIR OUT ERR ARGS...: htab-torture ARGS in the background
+# (stdout OUT, stderr ERR), killed with SIGKILL once a cell of run DIR has
+# its cell.json; then no QEMU of DIR may outlive it (PR_SET_PDEATHSIG).
+kill9_after_first_cell() {
+	local d=$1 o=$2 e=$3 pid
+	shift 3
+	"$HT" "$@" > "$o" 2> "$e" &
+	pid=$!
+	for _ in $(seq 600); do
+		ls "$d"/*/cell.json > /dev/null 2>&1 && break
+		sleep 0.2
+	done
+	ls "$d"/*/cell.json > /dev/null 2>&1 || { kill -9 $pid; fail "no cell finished in 120 s"; }
+	kill -9 $pid
+	wait $pid 2> /dev/null
+	for _ in 1 2 3 4 5 6 7 8 9 10; do pgrep -f -- "$d/" > /dev/null || break; sleep 0.3; done
+	pgrep -f -- "$d/" > /dev/null && fail "orphaned QEMU after kill -9: $(pgrep -af -- "$d/")"
+	echo "ok: no orphaned QEMU"
+}

@@ -17,6 +17,7 @@
 #include "run/merge.h"
 #include "rundir/summary.h"
 #include "lib/spawn.h"
+#include "run/boot.h"
 #include "lib/util.h"
 
 static void merge_usage(FILE *f)
@@ -153,6 +154,17 @@ static int do_merge(const char *out, char **dirs, int ndirs)
 			goto cleanup;
 		}
 		ncopied++;
+	}
+	/* The shards' shared boots (consoles, commands) go along: their names are their cells'. */
+	for (int d = 0; d < ndirs; d++) {
+		char src[8192], dst[8192];
+
+		snprintf(src, sizeof(src), "%s/" BOOTS_DIR "/.", dirs[d]);
+		snprintf(dst, sizeof(dst), "%s/" BOOTS_DIR, out);
+		if (file_exists(src) && (mkdir_p(dst) || copy_dir(src, dst))) {
+			fprintf(stderr, "error: cannot copy %s into %s\n", src, dst);
+			goto cleanup;
+		}
 	}
 	merged = json_deep_copy(m[0]);
 	json_object_set_new(merged, "shard", json_null());

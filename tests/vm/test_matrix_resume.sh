@@ -8,20 +8,8 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir matrix_resume)
 args=(run --cpus 1,2,3 --bpftrace none --duration 2 --jobs 2 --out "$d")
-"$HT" "${args[@]}" > "$d.out1" 2> "$d.err1" &
-pid=$!
-for _ in $(seq 600); do
-	ls "$d"/*/cell.json > /dev/null 2>&1 && break
-	sleep 0.2
-done
-ls "$d"/*/cell.json > /dev/null 2>&1 || { kill -9 $pid; fail "no cell finished in 120 s"; }
-kill -9 $pid
-wait $pid 2> /dev/null
-running=$(grep -c ': started' "$d.err1")
-echo "killed after: $(grep -c '^\[' "$d.err1") finished, $running started"
-for _ in 1 2 3 4 5 6 7 8 9 10; do pgrep -f -- "$d/" > /dev/null || break; sleep 0.3; done
-pgrep -f -- "$d/" > /dev/null && fail "orphaned QEMU after kill -9: $(pgrep -af -- "$d/")"
-echo "ok: no orphaned QEMU"
+kill9_after_first_cell "$d" "$d.out1" "$d.err1" "${args[@]}"
+echo "killed after: $(grep -c '^\[' "$d.err1") finished, $(grep -c ': started' "$d.err1") started"
 declare -A before
 for f in "$d"/*/cell.json; do before[$f]=$(sha256sum < "$f"); done
 expect_cmp "cells finished before the kill" "${#before[@]}" ">=" 1

@@ -2,7 +2,8 @@
 # Beyond one machine: shards 1/2 and 2/2 of a plan are disjoint and together
 # the whole plan (--plan-only, a 60-cell plan); two real 2-cell shard runs
 # merge into one run dir equal to the plan, which `report` accepts. merge
-# refuses a duplicate cell and a different plan. One shard runs with
+# refuses a duplicate cell and a different plan; the shards' shared boots
+# (OUT/boots/) come along. One shard runs with
 # --noise cpu: stress-ng's metrics reach cell.json.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir matrix_shard)
@@ -31,6 +32,8 @@ for c in "$m"/v*/cell.json; do
 	expect_cmp "stress-ng cpu bogo ops" "$(jq '.noise_metrics.stressors.cpu.bogo_ops // 0' "$c")" ">" 0
 done
 grep -q 'stress-ng --cpu 1 ' "$m"/v1-*/job.env || fail "noise scaled to 1 vCPU: $(grep NOISE "$m"/v1-*/job.env)"
+expect_eq "merged boots: each shard's" "$(ls "$m/boots" | paste -sd' ')" \
+	"v1-full_update-distro-cpu-r0.1 v2-full_update-distro-cpu-r0.1"
 "$HT" report "$m" > /dev/null || fail "report of the merged run exit $?"
 [ -s "$m/report.txt" ] || fail "no report.txt"
 echo "ok: report accepts the merged run"

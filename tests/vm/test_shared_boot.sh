@@ -14,8 +14,6 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir shared_boot)
 
-# cell ID: the cell's directory
-cell() { echo "$1/$2"; }
 boot_of() { jq -r '.boot.name + " " + (.boot.cell_in_boot | tostring)' "$1/cell.json"; }
 own_job_only() {	# RUN ID: its console names its own job, no other cell's
 	local c=$1/$2 jobs
@@ -69,18 +67,7 @@ expect_eq "the hang of r1 ran in the boot of r0's none" "$(boot_of "$r/$base-r1-
 
 r=$d/resume
 args=(run --cpus 1 --workload full_update,overwrite,churn --jobs 1 --bpftrace none --duration 2 --out "$r")
-"$HT" "${args[@]}" > "$r.out1" 2> "$r.err1" &
-pid=$!
-for _ in $(seq 600); do
-	ls "$r"/*/cell.json > /dev/null 2>&1 && break
-	sleep 0.2
-done
-ls "$r"/*/cell.json > /dev/null 2>&1 || { kill -9 $pid; fail "no cell finished in 120 s"; }
-kill -9 $pid
-wait $pid 2> /dev/null
-for _ in 1 2 3 4 5 6 7 8 9 10; do pgrep -f -- "$r/" > /dev/null || break; sleep 0.3; done
-pgrep -f -- "$r/" > /dev/null && fail "orphaned QEMU after kill -9: $(pgrep -af -- "$r/")"
-echo "ok: no orphaned QEMU"
+kill9_after_first_cell "$r" "$r.out1" "$r.err1" "${args[@]}"
 declare -A before
 for f in "$r"/*/cell.json; do before[$f]=$(sha256sum < "$f"); done
 expect_cmp "cells finished before the kill" "${#before[@]}" "<" 3
