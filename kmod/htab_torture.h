@@ -265,22 +265,42 @@ static inline int ht_map_delete_raw(u32 key)
  * gives every op its own section again (the module before 2026-12), so
  * bench/driver can measure what the per-op section cost.
  */
+static __always_inline void ht_op_section_enter(void)
+{
+	if (unlikely(ht.per_op_rcu)) {
+		rcu_read_lock();
+		migrate_disable();
+	}
+}
+
+static __always_inline void ht_op_section_leave(void)
+{
+	if (unlikely(ht.per_op_rcu)) {
+		migrate_enable();
+		rcu_read_unlock();
+	}
+}
+
 static __always_inline int ht_op_update_elem(u32 key, void *value, u64 flags)
 {
 	struct bpf_map *map = ht.map;
+	int ret;
 
-	if (unlikely(ht.per_op_rcu))
-		return ht_map_update_raw(key, value, flags);
-	return map->ops->map_update_elem(map, &key, value, flags);
+	ht_op_section_enter();
+	ret = map->ops->map_update_elem(map, &key, value, flags);
+	ht_op_section_leave();
+	return ret;
 }
 
 static __always_inline int ht_op_delete_elem(u32 key)
 {
 	struct bpf_map *map = ht.map;
+	int ret;
 
-	if (unlikely(ht.per_op_rcu))
-		return ht_map_delete_raw(key);
-	return map->ops->map_delete_elem(map, &key);
+	ht_op_section_enter();
+	ret = map->ops->map_delete_elem(map, &key);
+	ht_op_section_leave();
+	return ret;
 }
 
 /*
@@ -374,20 +394,13 @@ static inline bool ht_stamp_ok(const struct ht_thread *t,
 static inline bool ht_peek(u32 key, struct ht_stamp *s)
 {
 	struct bpf_map *map = ht.map;
-	bool own = unlikely(ht.per_op_rcu);
 	const struct ht_stamp *v;
 
-	if (own) {
-		rcu_read_lock();
-		migrate_disable();
-	}
+	ht_op_section_enter();
 	v = map->ops->map_lookup_elem(map, &key);
 	if (v)
 		*s = ht_stamp_read(v);
-	if (own) {
-		migrate_enable();
-		rcu_read_unlock();
-	}
+	ht_op_section_leave();
 	return v;
 }
 
@@ -441,21 +454,14 @@ static inline int ht_lookup(struct ht_thread *t, u32 key, u32 writer)
 {
 	u64 t0 = ht_op_begin(t, HT_OP_LOOKUP);
 	struct bpf_map *map = ht.map;
-	bool own = unlikely(ht.per_op_rcu);
 	struct ht_stamp s;
 	const struct ht_stamp *v;
 
-	if (own) {
-		rcu_read_lock();
-		migrate_disable();
-	}
+	ht_op_section_enter();
 	v = map->ops->map_lookup_elem(map, &key);
 	if (v && ht.verify)
 		s = ht_stamp_read(v);
-	if (own) {
-		migrate_enable();
-		rcu_read_unlock();
-	}
+	ht_op_section_leave();
 	ht_op_end(t, HT_OP_LOOKUP, t0, v ? 0 : -ENOENT);
 	if (v && ht.verify && unlikely(!ht_stamp_ok(t, &s, key, writer, 0)))
 		ht_check_mismatch(t, key, writer, 0, false, &s);

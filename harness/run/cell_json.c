@@ -234,9 +234,9 @@ static void add_module(const struct module_result *m, int vcpus, json_t *j)
 	}
 }
 
-static void add_timings(const struct cell *cell, const struct boot_result *br, json_t *j)
+static void add_timings(const struct cell *cell, const struct boot_result *br, const char *ph,
+			json_t *j)
 {
-	char *ph = cell_file(cell, "phases.env");
 	double boot = phases_get(ph, "T_BOOT_DONE"), att = phases_get(ph, "T_ATTACHED"),
 	       s0 = phases_get(ph, "T_STRESS_START"), s1 = phases_get(ph, "T_STRESS_END"),
 	       done = phases_get(ph, "T_COPY_DONE"), start = phases_get(ph, "T_CELL_START");
@@ -257,7 +257,6 @@ static void add_timings(const struct cell *cell, const struct boot_result *br, j
 		"wall_s", num_or_null(br->wall_s), "boot_s", num_or_null(boot),
 		"attach_s", num_or_null(att - boot), "stress_s", num_or_null(s1 - s0),
 		"teardown_s", num_or_null(done - s1), "shutdown_s", num_or_null(br->wall_s - done)));
-	free(ph);
 	/*
 	 * The same split on the host's clock (seen by polling, ±0.2 s): boot
 	 * includes QEMU start-up, shutdown is only after the results were copied.
@@ -537,13 +536,12 @@ static void add_memory(const struct cell *cell, json_t *j)
  * BOOT_STALL_CONSOLE). The attempt after it says what it replaced.
  */
 static void add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
-			   const struct verdict_out *vo, json_t *j)
+			   const struct verdict_out *vo, const char *ph, json_t *j)
 {
-	char *ph = cell_file(cell, "phases.env"), path[PATH_MAX + 64];
+	char path[PATH_MAX + 64];
 	bool started = !isnan(phases_get(ph, "T_BOOT_DONE"));
 	json_t *was;
 
-	free(ph);
 	if (verdict_boot_retry(vi, vo, started, cell->attempt))
 		json_object_set_new(j, "boot_retry", json_true());
 	snprintf(path, sizeof(path), "%s/%s", cell->dir, BOOT_STALL_JSON);
@@ -562,6 +560,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	struct verdict_out vo;
 	struct verdict_in vi = { 0 };
 	char path[PATH_MAX + 32], mod_err[256] = "", reason[256] = "", *glog, *dump;
+	char *ph = cell_file(cell, "phases.env");	/* NULL: the runner never started */
 	const char *src = NULL;
 	bool have_mod;
 	json_t *j = json_object();
@@ -596,9 +595,10 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
-	add_boot_retry(cell, &vi, &vo, j);
+	add_boot_retry(cell, &vi, &vo, ph, j);
 	add_boot(cell, j);
-	add_timings(cell, br, j);
+	add_timings(cell, br, ph, j);
+	free(ph);
 	add_boot_phases(cell, br, j);
 	add_boot_setup(c, cell, j);
 	if (have_mod)
