@@ -63,5 +63,14 @@ jq -r --arg T "$T" --argjson wall "$wall" '
 	"sum of cell wall times:      \($cw * 10 | round / 10) s (> wall time when cells ran in parallel)",
 	"split of the cells'"'"' time:",
 	(["boot_s", "attach_s", "stress_s", "teardown_s", "shutdown_s"][] as $k |
-		"  \($k | sub("_s$"; ""))\t\(sum($k) * 10 | round / 10) s\t\(if $cw > 0 then (sum($k) / $cw * 1000 | round / 10) else 0 end)%")
+		"  \($k | sub("_s$"; ""))\t\(sum($k) * 10 | round / 10) s\t\(if $cw > 0 then (sum($k) / $cw * 1000 | round / 10) else 0 end)%"),
+	# Boots: a cell of its own boot, or the first of a shared one, paid one
+	# (cell.json boot; a run from before shared boots: every cell).
+	([.cells[] | select((.boot.mode // "own") == "own" or .boot.cell_in_boot == 1)]) as $b |
+	([$b[] | .[$T].boot_s // 0] | add / ($b | length)) as $mb |
+	((sum("attach_s") + sum("stress_s") + sum("teardown_s"))) as $work |
+	"",
+	"boots:                       \($b | length) for \(.cells | length) cells (mean boot \($mb * 10 | round / 10) s, QEMU start to runner)",
+	"one boot + every cell'"'"'s attach + stress + teardown: \(($mb + $work) * 10 | round / 10) s",
+	"ratio wall / that:           \(if $mb + $work > 0 then ($wall / ($mb + $work) * 100 | round / 100) else "-" end) (1 = one boot, no other overhead)"
 ' "$s" | expand -t 14

@@ -13,8 +13,9 @@
 # the shared console into per-cell parts) and writes "cell N STATUS STATE"
 # on the htab.ret port. STATE ok: the guest is as the cell found it, the
 # host may send the next one. Anything else ends this boot (a taint that
-# appeared, the module still loaded, a runner that did not exit 0): the
-# next cell must not inherit a guest it may have broken.
+# appeared, the module still loaded, a stress-ng or bpftrace still running,
+# a runner that did not exit 0): the next cell must not inherit a guest it
+# may have broken.
 # Exit status (init reports it as "end STATUS"): 0 stopped, 3 no command
 # in CMD_WAIT seconds (the host is gone).
 out=${1:?usage: run-group.sh OUT BOOT}
@@ -55,6 +56,11 @@ while :; do
 	state=ok
 	new=$(( $(cat /proc/sys/kernel/tainted) & ~taint0 & ~LOAD_TAINTS ))
 	[ "$new" -eq 0 ] || state=taint-$new
+	# What the runner starts must end with it: a straggler would be the
+	# next cell's noise (or observer).
+	for p in stress-ng bpftrace; do
+		pgrep -x "$p" > /dev/null && state=stray-$p
+	done
 	grep -q '^htab_torture ' /proc/modules && state=module-loaded
 	[ $rc -eq 0 ] || state=exit-$rc
 	echo "htab-group: cell $i done: $id exit $rc, $state" > /dev/console
