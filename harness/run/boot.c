@@ -240,7 +240,8 @@ void boot_stop(struct boot *b)
 		return;
 	snprintf(path, sizeof(path), "%s/cmd.%d", b->dir, b->cells + 1);
 	write_file_atomic(path, "stop\n", 5);
-	for (int i = 0; i < 30; i++) {
+	/* Its cells' results are in: a second to power off, then QEMU goes. */
+	for (int i = 0; i < 10; i++) {
 		if (waitpid(b->pid, &st, WNOHANG) == b->pid) {
 			b->pid = 0;
 			return;

@@ -59,7 +59,7 @@ long long boot_cell_cut(const struct boot *b, int n);
 long long boot_console_size(const struct boot *b);
 /* Copies console bytes [con_off, cut) to path and moves con_off to cut. */
 int boot_split_console(struct boot *b, long long cut, const char *path);
-/* Asks the guest to stop (cmd "stop"), waits up to 3 s, then kills it. */
+/* Asks the guest to stop (cmd "stop"), waits up to 1 s, then kills it. */
 void boot_stop(struct boot *b);
 
 /* The console a shared boot writes (OUT/boots/NAME/console.log). */

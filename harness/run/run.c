@@ -287,6 +287,7 @@ struct sched {
 	const struct plan_cell **pending;
 	size_t npending;
 	size_t *taken_at;		/* slot i's cell: its index in pending */
+	char (*keys)[96];		/* pending[i]'s group key (group_key) */
 };
 
 static void account(struct sched *s, const struct cell *cell, int sign)
@@ -299,17 +300,9 @@ static void account(struct sched *s, const struct cell *cell, int sign)
 /* The first cell not taken yet (of the group key, if not NULL); npending if none. */
 static size_t next_pending(const struct sched *s, const char *key)
 {
-	char k[96];
-
-	for (size_t i = 0; i < s->npending; i++) {
-		if (!s->pending[i])
-			continue;
-		if (!key)
+	for (size_t i = 0; i < s->npending; i++)
+		if (s->pending[i] && (!key || !strcmp(s->keys[i], key)))
 			return i;
-		group_key(s->c, s->pending[i], k, sizeof(k));
-		if (!strcmp(k, key))
-			return i;
-	}
 	return s->npending;
 }
 
@@ -321,7 +314,6 @@ static size_t next_pending(const struct sched *s, const char *key)
 static size_t boots_left(const struct sched *s)
 {
 	size_t n = 0, cap = s->c->o->cells_per_boot;
-	char ki[96], kj[96];
 
 	for (size_t i = 0; i < s->npending; i++) {
 		size_t same = 0;
@@ -333,15 +325,14 @@ static size_t boots_left(const struct sched *s)
 			n++;
 			continue;
 		}
-		group_key(s->c, s->pending[i], ki, sizeof(ki));
 		for (size_t j = 0; j < i && first; j++)
-			if (s->pending[j] && (group_key(s->c, s->pending[j], kj, sizeof(kj)), !strcmp(ki, kj)))
+			if (s->pending[j] && !strcmp(s->keys[i], s->keys[j]))
 				first = false;
 		for (size_t j = 0; j < s->nrun_cap && first; j++)
-			if (s->boots[j].pid && !strcmp(s->boots[j].key, ki))
+			if (s->boots[j].pid && !strcmp(s->boots[j].key, s->keys[i]))
 				first = false;
-		for (size_t j = i; j < s->npending && (first || cap); j++)
-			if (s->pending[j] && (group_key(s->c, s->pending[j], kj, sizeof(kj)), !strcmp(ki, kj)))
+		for (size_t j = i; j < s->npending && first; j++)
+			if (s->pending[j] && !strcmp(s->keys[i], s->keys[j]))
 				same++;
 		if (first)
 			n += cap ? (same + cap - 1) / cap : 1;
@@ -360,7 +351,7 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	struct cell *slot = &s->running[i];
 	struct boot *b = s->boots ? &s->boots[i] : NULL;
 	bool fresh = b && !b->pid;
-	char name[sizeof(b->name)], key[96];
+	char name[sizeof(b->name)];
 
 	if (cell_plan(s->c, pc, slot)) {
 		fprintf(stderr, "error: cannot plan cell %s (out of memory or path too long)\n", pc->id);
@@ -378,8 +369,7 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	if (cell_write_job(s->c, slot))
 		goto fail;
 	if (b) {
-		group_key(s->c, pc, key, sizeof(key));
-		if (fresh && boot_start(b, s->c->out, name, key, &slot->argv))
+		if (fresh && boot_start(b, s->c->out, name, s->keys[pi], &slot->argv))
 			goto fail;
 		if (cell_start_in_boot(slot, b, s->c->o->timeout_s > 0))
 			goto fail;
@@ -515,10 +505,12 @@ static void continue_slot(struct sched *s, size_t i, bool pass)
 			s->err = 2;
 		return;
 	}
+	/* A guest that said it is not ok powers off at once: that, not its end, is why. */
 	boot_end(s, b, next == s->npending ? "its group is done"
 		       : !pass ? "its last cell did not PASS"
+		       : s->running[i].boot_state[0] && strcmp(s->running[i].boot_state, "ok")
+		       ? "the guest is not as the cell found it"
 		       : !b->pid ? "the guest ended"
-		       : !b->reusable ? "the guest is not as the cell found it"
 		       : "--cells-per-boot");
 	if (next < s->npending && (!cap || !pass || !b->reusable) && start_in_slot(s, i, next))
 		s->err = 2;
@@ -534,7 +526,8 @@ static void show_status(struct sched *s)
 
 			snprintf(ids + l, sizeof(ids) - l, "%s%s", l ? ", " : "", s->running[i].id);
 		}
-	s->prog.boots_left = boots_left(s);
+	if (s->prog.tty)	/* only the status line shows it */
+		s->prog.boots_left = boots_left(s);
 	progress_status(&s->prog, (size_t)s->load.running, ids);
 }
 
@@ -665,9 +658,12 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	s.nrun_cap = npending ? npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
 	s.taken_at = calloc(s.nrun_cap, sizeof(*s.taken_at));
+	s.keys = calloc(s.nrun_cap, sizeof(*s.keys));
+	for (size_t i = 0; s.keys && i < npending; i++)
+		group_key(c, pending[i], s.keys[i], sizeof(s.keys[i]));
 	if (shared_boots(c))
 		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
-	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
+	if (!s.running || !s.taken_at || !s.keys || (shared_boots(c) && !s.boots))
 		goto cleanup;
 	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
 	schedule(&s);
@@ -680,6 +676,7 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 cleanup:
 	free(s.running);
 	free(s.taken_at);
+	free(s.keys);
 	free(s.boots);
 	free(pending);
 	json_decref(s.manifest);
