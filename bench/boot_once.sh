@@ -10,6 +10,8 @@
 # Usage: bench/boot_once.sh [run options...]
 #   default: --cpus 16 --workload full_update,overwrite,churn --repeat 3
 #   BOOT_ONCE_OUT=DIR (default bench/out/boot-once-DATE)
+#   BOOT_ONCE_ORDER="shared per-cell" runs them the other way round (a drift
+#   of the host between the two runs then shows as the opposite sign)
 # Run it alone: a neighbour's load is measured too (the load is printed).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +21,7 @@ args=("$@")
 mkdir -p "$out" || exit 2
 echo "host: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "matrix: ${args[*]}"
-for mode in per-cell shared; do
+for mode in ${BOOT_ONCE_ORDER:-per-cell shared}; do
 	extra=()
 	[ "$mode" = per-cell ] && extra=(--boot-per-cell)
 	echo

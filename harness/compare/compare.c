@@ -403,19 +403,33 @@ static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
 	return err;
 }
 
-static void side_accel(char *out, size_t n, const struct side *s, bool *tcg)
+/* The distinct values of what() over a side's cells, comma-joined into out. */
+static void side_distinct(char *out, size_t n, const struct side *s,
+			  const char *(*what)(const struct rep_cell *))
 {
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t j = 0; j < s->b[i].n; j++) {
-			const char *acc = s->b[i].cells[j]->accel;
-			size_t l = strlen(acc);
-			const char *p = strstr(out, acc);
+			const char *v = what(s->b[i].cells[j]);
+			size_t l = strlen(v);
+			const char *p = strstr(out, v);
 
-			*tcg |= !strcmp(acc, "tcg");
 			if (p && (p == out || p[-1] == ',') && (p[l] == 0 || p[l] == ','))
 				continue;
-			snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", acc);
+			snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", v);
 		}
+}
+
+static const char *cell_accel(const struct rep_cell *c)
+{
+	return c->accel;
+}
+
+/* cell.json boot.mode; a run from before shared boots booted every cell on its own. */
+static const char *cell_boot_mode(const struct rep_cell *c)
+{
+	const char *m = json_string_value(json_object_get(json_object_get(c->cell_json, "boot"), "mode"));
+
+	return m ? m : "own";
 }
 
 static size_t side_excluded(const struct side *s)
@@ -456,8 +470,11 @@ static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
 	for (size_t j = 0; j < sb->n && !err; j++)
 		if (!sb->b[j].matched)
 			err = key_text(&res->only_b, &sb->b[j], show_kernel);
-	side_accel(res->accel_a, sizeof(res->accel_a), sa, &res->tcg);
-	side_accel(res->accel_b, sizeof(res->accel_b), sb, &res->tcg);
+	side_distinct(res->accel_a, sizeof(res->accel_a), sa, cell_accel);
+	side_distinct(res->accel_b, sizeof(res->accel_b), sb, cell_accel);
+	res->tcg = strstr(res->accel_a, "tcg") || strstr(res->accel_b, "tcg");
+	side_distinct(res->boot_a, sizeof(res->boot_a), sa, cell_boot_mode);
+	side_distinct(res->boot_b, sizeof(res->boot_b), sb, cell_boot_mode);
 	res->excluded_a += side_excluded(sa);
 	res->excluded_b += side_excluded(sb);
 	return err;

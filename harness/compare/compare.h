@@ -71,6 +71,7 @@ struct cmp_result {
 	unsigned resamples;
 	uint64_t seed;
 	char accel_a[64], accel_b[64];	/* distinct accels of the compared cells, "tcg,kvm" */
+	char boot_a[32], boot_b[32];	/* distinct cell.json boot.mode: "own", "shared", "own,shared" */
 	bool tcg;
 	struct cmp_group *g;
 	size_t ng;

@@ -111,6 +111,10 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 			res->dir_a, res->label_a);
 	fprintf(f, "accel: A %s, B %s%s\n", *res->accel_a ? res->accel_a : "-",
 		*res->accel_b ? res->accel_b : "-", res->tcg ? "  (tcg: emulated)" : "");
+	fprintf(f, "boots: A %s, B %s%s\n", *res->boot_a ? res->boot_a : "-",
+		*res->boot_b ? res->boot_b : "-", strcmp(res->boot_a, res->boot_b)
+		? "  (different: a cell of a shared boot ran after others in its guest; "
+		  "compare runs of one kind, or see bench/RESULTS.md)" : "");
 	fprintf(f, "samples: PASS repeats; * = Welch's t-test p < %g; CI: %.0f%% percentile "
 		"bootstrap of mean(B)/mean(A), %u resamples, seed %#llx\n", res->alpha,
 		(1 - res->alpha) * 100, res->resamples, (unsigned long long)res->seed);
@@ -205,12 +209,12 @@ json_t *cmp_to_json(const struct cmp_result *res)
 			"a", count_json(&g->ca), "b", count_json(&g->cb), "metrics", rows));
 	}
 	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)res->seed);
-	return json_pack("{s:s, s:{s:s, s:s, s:s}, s:{s:s, s:s?, s:s}, s:b, s:f, s:f,"
+	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:s}, s:b, s:f, s:f,"
 			 " s:{s:s, s:I, s:s}, s:i, s:o, s:{s:o, s:o}, s:{s:I, s:I}}",
 		"mode", res->mode,
-		"a", "dir", res->dir_a, "label", res->label_a, "accel", res->accel_a,
+		"a", "dir", res->dir_a, "label", res->label_a, "accel", res->accel_a, "boot", res->boot_a,
 		"b", "dir", res->dir_b, "label", !strcmp(res->mode, "runs") ? res->label_b : NULL,
-		"accel", res->accel_b,
+		"accel", res->accel_b, "boot", res->boot_b,
 		"tcg", res->tcg, "alpha", res->alpha, "ci_level", 1 - res->alpha,
 		"bootstrap", "method", "percentile, ratio of means",
 		"resamples", (json_int_t)res->resamples,
