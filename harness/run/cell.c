@@ -53,11 +53,10 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
 	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
 	int nbt = (int)c->bt_paths.n;
 	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
-
-	cell->boot_budget_s = boot;
 	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
 	int longest_quiet;
 
+	cell->boot_budget_s = boot;
 	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
 	if (attach && tcg && strcmp(cell->noise, "none"))
 		attach *= 2;

@@ -129,7 +129,11 @@ stop_observers() {
 
 finish() {
 	stop_observers
-	if [ "$TARGET" = host ] || [ "${HTAB_CELL_IN_BOOT:-1}" -gt 1 ]; then
+	if [ -n "$dmesg_mark" ]; then
+		# From this job's mark on; the whole log if the ring buffer lost it.
+		dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { on = 1 } on' > "$cell/dmesg.txt"
+		[ -s "$cell/dmesg.txt" ] || dmesg > "$cell/dmesg.txt" 2>/dev/null
+	elif [ "$TARGET" = host ]; then
 		dmesg 2>/dev/null | tail -n +$((dmesg_lines0 + 1)) > "$cell/dmesg.txt"
 	else
 		dmesg > "$cell/dmesg.txt" 2>/dev/null
@@ -141,11 +145,16 @@ finish() {
 
 bt_pids=
 noise_pid=
-dmesg_lines0=0
-# On this machine, or after an earlier cell in the same boot (run-group.sh
-# sets HTAB_CELL_IN_BOOT), dmesg.txt holds only what this job's time logged.
-{ [ "$TARGET" = host ] || [ "${HTAB_CELL_IN_BOOT:-1}" -gt 1 ]; } &&
-	dmesg_lines0=$(dmesg 2>/dev/null | wc -l)
+dmesg_lines0=0 dmesg_mark=
+# dmesg.txt holds only what the kernel logged during this job on this
+# machine, and after an earlier cell in the same boot (run-group.sh sets
+# HTAB_CELL_IN_BOOT): there a mark in the log (level 6, off the console)
+# says where the job began, so earlier cells' reports stay theirs.
+[ "$TARGET" = host ] && dmesg_lines0=$(dmesg 2>/dev/null | wc -l)
+if [ "$TARGET" = vm ] && [ "${HTAB_CELL_IN_BOOT:-1}" -gt 1 ]; then
+	dmesg_mark="htab-runner: job $cell begins"
+	echo "<6>$dmesg_mark" > /dev/kmsg
+fi
 phase T_BOOT_DONE
 log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
 # cpus COUNT-OF-LIST: how many CPUs a sysfs cpulist ("0-3,8") names.
