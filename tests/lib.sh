@@ -52,3 +52,33 @@ kill9_after_first_cell() {
 	pgrep -f -- "$d/" > /dev/null && fail "orphaned QEMU after kill -9: $(pgrep -af -- "$d/")"
 	echo "ok: no orphaned QEMU"
 }
+
+# rerun_finishes_the_rest DIR OUT ERR N ARGS...: after kill9_after_first_cell
+# on run DIR of N cells, htab-torture ARGS again (stdout OUT, stderr ERR). The
+# cells finished before the kill (1 to N-1; KEPT is set to their number) are
+# skipped, byte-identical and were started once; afterwards every one of
+# the N cells PASSed once in cell.json's attempt, and summary.json lists
+# each once.
+rerun_finishes_the_rest() {
+	local d=$1 o=$2 e=$3 n=$4 f c
+	local -A before=()
+	shift 4
+	for f in "$d"/*/cell.json; do before[$f]=$(sha256sum < "$f"); done
+	KEPT=${#before[@]}
+	expect_cmp "cells finished before the kill" "$KEPT" ">=" 1
+	expect_cmp "cells finished before the kill" "$KEPT" "<" "$n"
+	"$HT" "$@" > "$o" 2> "$e" || fail "rerun exit $?: $(cat "$e")"
+	expect_eq "rerun skipped the finished cells" "$(grep -c 'finished before' "$e")" "$KEPT"
+	for f in "${!before[@]}"; do
+		expect_eq "$(basename "$(dirname "$f")") untouched" "$(sha256sum < "$f")" "${before[$f]}"
+		expect_eq "$(basename "$(dirname "$f")") attempts" "$(wc -l < "$(dirname "$f")/attempts.log")" 1
+	done
+	expect_eq "cells with a cell.json" "$(ls "$d"/*/cell.json | wc -l)" "$n"
+	for f in "$d"/*/cell.json; do
+		c=$(dirname "$f")
+		expect_eq "${c##*/} verdict" "$(jq -r .verdict "$f")" PASS
+		expect_eq "${c##*/} attempt in cell.json" "$(jq .attempt "$f")" "$(wc -l < "$c/attempts.log")"
+	done
+	expect_eq "summary cells" "$(jq '.cells | length' "$d/summary.json")" "$n"
+	expect_eq "summary ids unique" "$(jq '[.cells[].cell] | unique | length' "$d/summary.json")" "$n"
+}

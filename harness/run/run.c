@@ -228,51 +228,6 @@ static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 	return err;
 }
 
-/*
- * --dry-run with shared boots: the boots a run would make if every cell
- * PASSed, one at a time (a cell that does not PASS ends its boot): a
- * "# boot NAME: CELL..." line, then that boot's QEMU command line.
- */
-static int print_boots(const struct run_ctx *c, const struct plan *p)
-{
-	bool *done = calloc(p->n + 1, sizeof(*done));
-	int cap = c->o->cells_per_boot, err = 0;
-	char ki[96], kj[96], name[224], *line;
-	struct cell cell;
-
-	if (!done)
-		return -1;
-	for (size_t i = 0; i < p->n && !err; i++) {
-		int n = 0;
-
-		if (done[i] || !shard_selects(p->cells[i].index, c->o->shard_i, c->o->shard_n))
-			continue;
-		group_key(c, &p->cells[i], ki, sizeof(ki));
-		snprintf(name, sizeof(name), "%s.1", p->cells[i].id);
-		printf("# boot %s:", name);
-		for (size_t j = i; j < p->n && (!cap || n < cap); j++) {
-			if (done[j] || !shard_selects(p->cells[j].index, c->o->shard_i, c->o->shard_n))
-				continue;
-			group_key(c, &p->cells[j], kj, sizeof(kj));
-			if (strcmp(ki, kj))
-				continue;
-			printf(" %s", p->cells[j].id);
-			done[j] = true;
-			n++;
-		}
-		printf("\n");
-		line = NULL;
-		err = cell_plan(c, &p->cells[i], &cell) || cell_plan_shared(c, &cell, name) ||
-		      !(line = qemu_argv_join(&cell.argv));
-		if (!err)
-			printf("%s\n", line);
-		free(line);
-		cell_free(&cell);
-	}
-	free(done);
-	return err ? -1 : 0;
-}
-
 struct sched {
 	const struct run_ctx *c;
 	json_t *manifest;
@@ -307,17 +262,59 @@ static size_t next_pending(const struct sched *s, const char *key)
 }
 
 /*
- * Boots the ETA still has to pay for: one per group of the cells not taken,
- * less the groups a live shared boot will go on with, each split by
- * --cells-per-boot. Boot-per-cell: one per cell.
+ * The cell a shared boot of group KEY that has run CELLS cells goes on with
+ * when they all PASSed: its group's next, while --cells-per-boot allows;
+ * npending: the boot ends. The one rule for the run (continue_slot), its
+ * dry run (print_boots) and its ETA (boots_left).
+ */
+static size_t boot_goes_on_with(const struct sched *s, const char *key, int cells)
+{
+	int cap = s->c->o->cells_per_boot;
+
+	return cap && cells >= cap ? s->npending : next_pending(s, key);
+}
+
+/* pending[0 .. npending) from the plan's cells of this shard, and their group keys; 0 ok. */
+static int sched_fill_pending(struct sched *s, const struct plan *p, bool skip_finished)
+{
+	s->npending = 0;
+	s->pending = calloc(p->n + 1, sizeof(*s->pending));
+	s->keys = calloc(p->n + 1, sizeof(*s->keys));
+	if (!s->pending || !s->keys)
+		return -1;
+	for (size_t i = 0; i < p->n; i++) {
+		char path[PATH_MAX + 256];
+
+		if (!shard_selects(p->cells[i].index, s->c->o->shard_i, s->c->o->shard_n))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cell.json", s->c->out, p->cells[i].id);
+		if (skip_finished && file_exists(path)) {
+			json_t *j = json_load_file(path, 0, NULL);
+
+			s->prog.done++;
+			progress_line(&s->prog, "%s: finished before (%s), not rerun", p->cells[i].id,
+				      j ? json_string_value(json_object_get(j, "verdict")) : "?");
+			json_decref(j);
+			continue;
+		}
+		group_key(s->c, &p->cells[i], s->keys[s->npending], sizeof(s->keys[0]));
+		s->pending[s->npending++] = &p->cells[i];
+	}
+	return 0;
+}
+
+/*
+ * Boots the ETA still has to pay for. Boot-per-cell: one per cell left.
+ * Shared: per group of the cells left, the boots --cells-per-boot splits
+ * it into, less what its live boots still take (all of it without a cap).
  */
 static size_t boots_left(const struct sched *s)
 {
 	size_t n = 0, cap = s->c->o->cells_per_boot;
 
 	for (size_t i = 0; i < s->npending; i++) {
-		size_t same = 0;
-		bool first = true;
+		size_t same = 0, room = 0;
+		bool live = false;
 
 		if (!s->pending[i])
 			continue;
@@ -325,19 +322,65 @@ static size_t boots_left(const struct sched *s)
 			n++;
 			continue;
 		}
-		for (size_t j = 0; j < i && first; j++)
-			if (s->pending[j] && !strcmp(s->keys[i], s->keys[j]))
-				first = false;
-		for (size_t j = 0; j < s->nrun_cap && first; j++)
-			if (s->boots[j].pid && !strcmp(s->boots[j].key, s->keys[i]))
-				first = false;
-		for (size_t j = i; j < s->npending && first; j++)
+		if (next_pending(s, s->keys[i]) != i)	/* each group once, at its first cell */
+			continue;
+		for (size_t j = i; j < s->npending; j++)
 			if (s->pending[j] && !strcmp(s->keys[i], s->keys[j]))
 				same++;
-		if (first)
-			n += cap ? (same + cap - 1) / cap : 1;
+		for (size_t j = 0; j < s->nrun_cap; j++) {
+			const struct boot *b = &s->boots[j];
+
+			if (!b->pid || strcmp(b->key, s->keys[i]))
+				continue;
+			live = true;
+			if (cap && (size_t)b->cells < cap)
+				room += cap - b->cells;
+		}
+		if (!cap)
+			n += !live;
+		else if (same > room)
+			n += (same - room + cap - 1) / cap;
 	}
 	return n;
+}
+
+/*
+ * --dry-run with shared boots: the boots a run would make if every cell
+ * PASSed, one at a time (a cell that does not PASS ends its boot): a
+ * "# boot NAME: CELL..." line, then that boot's QEMU command line. The
+ * cells of a boot come from boot_goes_on_with, as in the run.
+ */
+static int print_boots(const struct run_ctx *c, const struct plan *p)
+{
+	struct sched s = { .c = c };
+	size_t i;
+	int err = 0;
+
+	if (sched_fill_pending(&s, p, false))
+		err = -1;
+	while (!err && (i = next_pending(&s, NULL)) < s.npending) {
+		const struct plan_cell *first = s.pending[i];
+		char name[224], *line = NULL;
+		struct cell cell;
+		int n = 0;
+
+		snprintf(name, sizeof(name), "%s.1", first->id);
+		printf("# boot %s:", name);
+		for (size_t j = i; j < s.npending; j = boot_goes_on_with(&s, s.keys[i], ++n)) {
+			printf(" %s", s.pending[j]->id);
+			s.pending[j] = NULL;
+		}
+		printf("\n");
+		err = cell_plan(c, first, &cell) || cell_plan_shared(c, &cell, name) ||
+		      !(line = qemu_argv_join(&cell.argv));
+		if (!err)
+			printf("%s\n", line);
+		free(line);
+		cell_free(&cell);
+	}
+	free(s.pending);
+	free(s.keys);
+	return err ? -1 : 0;
 }
 
 /*
@@ -492,19 +535,21 @@ static void boot_end(struct sched *s, struct boot *b, const char *why)
 static void continue_slot(struct sched *s, size_t i, bool pass)
 {
 	struct boot *b = &s->boots[i];
-	int cap = s->c->o->cells_per_boot;
-	size_t next;
+	size_t next, go;
+	bool capped;
 
 	if (harness_stop || s->err) {
 		boot_end(s, b, harness_stop ? "the harness was stopped" : "an error of the harness");
 		return;
 	}
 	next = next_pending(s, b->key);
-	if (next < s->npending && b->pid && pass && b->reusable && (!cap || b->cells < cap)) {
-		if (start_in_slot(s, i, next))
+	go = boot_goes_on_with(s, b->key, b->cells);
+	if (go < s->npending && b->pid && pass && b->reusable) {
+		if (start_in_slot(s, i, go))
 			s->err = 2;
 		return;
 	}
+	capped = next < s->npending && go == s->npending;
 	/* A guest that said it is not ok powers off at once: that, not its end, is why. */
 	boot_end(s, b, next == s->npending ? "its group is done"
 		       : !pass ? "its last cell did not PASS"
@@ -512,7 +557,7 @@ static void continue_slot(struct sched *s, size_t i, bool pass)
 		       ? "the guest is not as the cell found it"
 		       : !b->pid ? "the guest ended"
 		       : "--cells-per-boot");
-	if (next < s->npending && (!cap || !pass || !b->reusable) && start_in_slot(s, i, next))
+	if (next < s->npending && (!capped || !pass || !b->reusable) && start_in_slot(s, i, next))
 		s->err = 2;
 }
 
@@ -616,14 +661,10 @@ static int ensure_initramfs_all(const struct run_ctx *c)
 static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
 	struct sched s = { .c = c };
-	const struct plan_cell **pending = calloc(p->n + 1, sizeof(*pending));
-	size_t npending = 0, nsel = 0;
+	size_t nsel = 0;
 	json_t *cells;
 	int rc = 2;
 
-	if (!pending)
-		return 2;
-	s.pending = pending;
 	if (mkdir_p(c->out)) {
 		fprintf(stderr, "error: --out %s: %s\n", c->out, strerror(errno));
 		goto cleanup;
@@ -636,34 +677,15 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 		if (shard_selects(p->cells[i].index, c->o->shard_i, c->o->shard_n))
 			nsel++;
 	progress_init(&s.prog, nsel, isatty(STDERR_FILENO));
-	for (size_t i = 0; i < p->n; i++) {
-		char path[PATH_MAX + 256];
-
-		if (!shard_selects(p->cells[i].index, c->o->shard_i, c->o->shard_n))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/cell.json", c->out, p->cells[i].id);
-		if (file_exists(path)) {
-			json_t *j = json_load_file(path, 0, NULL);
-
-			s.prog.done++;
-			progress_line(&s.prog, "%s: finished before (%s), not rerun", p->cells[i].id,
-				      j ? json_string_value(json_object_get(j, "verdict")) : "?");
-			json_decref(j);
-		} else {
-			pending[npending++] = &p->cells[i];
-		}
-	}
+	if (sched_fill_pending(&s, p, true))
+		goto cleanup;
 	host_res_detect(&s.host);
-	s.npending = npending;
-	s.nrun_cap = npending ? npending : 1;
+	s.nrun_cap = s.npending ? s.npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
 	s.taken_at = calloc(s.nrun_cap, sizeof(*s.taken_at));
-	s.keys = calloc(s.nrun_cap, sizeof(*s.keys));
-	for (size_t i = 0; s.keys && i < npending; i++)
-		group_key(c, pending[i], s.keys[i], sizeof(s.keys[i]));
 	if (shared_boots(c))
 		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
-	if (!s.running || !s.taken_at || !s.keys || (shared_boots(c) && !s.boots))
+	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
 		goto cleanup;
 	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
 	schedule(&s);
@@ -678,7 +700,7 @@ cleanup:
 	free(s.taken_at);
 	free(s.keys);
 	free(s.boots);
-	free(pending);
+	free(s.pending);
 	json_decref(s.manifest);
 	return rc;
 }

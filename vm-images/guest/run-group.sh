@@ -27,11 +27,8 @@ CMD_WAIT=900
 LOAD_TAINTS=12288
 
 up() { cut -d' ' -f1 /proc/uptime; }
-port=
-for p in /sys/class/virtio-ports/*; do
-	[ "$(cat "$p/name" 2>/dev/null)" = htab.ret ] && port=/dev/${p##*/}
-done
-say() { [ -z "$port" ] || echo "$1" > "$port"; }
+# HTAB_RET_PORT: the htab.ret port's device, found by init (ret_port).
+say() { [ -z "$HTAB_RET_PORT" ] || echo "$1" > "$HTAB_RET_PORT"; }
 
 taint0=$(cat /proc/sys/kernel/tainted)
 echo "htab-group: boot $boot ready at $(up)s (taint $taint0)" > /dev/console

@@ -32,28 +32,37 @@ phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
 # when it reaches epoll_wait. Starting the stress earlier livelocked a vCPU
 # on the int3 of the ftrace site being patched (TCG, soft lockup seen in
 # bench/observer).
-bt_live() { [ "$(cat "/proc/$1/wchan" 2>/dev/null)" = do_epoll_wait ]; }
+# (read, a shell builtin: the wait polls it every 0.1 s, and under TCG a
+# fork+exec per poll would slow the start-up it waits for.)
+bt_live() { w=; read -r w 2>/dev/null < "/proc/$1/wchan"; [ "$w" = do_epoll_wait ]; }
 
 # running PID: the process exists and has not exited (a child that exited
 # stays a zombie until waited for, and kill -0 succeeds on a zombie).
-running() { [ -e "/proc/$1" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null; }
+# (Builtins only, as bt_live: the attach wait asks every 0.1 s.)
+running() {
+	while read -r k v _; do
+		[ "$k" = State: ] && { [ "$v" != Z ]; return; }
+	done 2>/dev/null < "/proc/$1/status"
+	return 1
+}
 
 # bt_stop PID [OUT]: SIGINT bpftrace so it prints its maps, and make sure it goes.
 # bpftrace 0.17 can lose a SIGINT (its loop leaves only when epoll_wait
 # itself returns EINTR; seen 3 times in ~90 stops): resend every 5 s while
 # it has printed nothing more; after 120 s save its stacks and kill it, so
 # a cell never hangs on an observer (its histogram is then missing).
+# Polled every 0.1 s: it exits within about a second, and every cell waits.
 # OUT is what bpftrace writes to (default: its -o *.ndjson file).
 bt_stop() {
 	out=${2:-$(ls -l "/proc/$1/fd/" 2>/dev/null | sed -n 's/.* -> \(.*\.ndjson\)$/\1/p' | head -n 1)}
 	sz0=$(wc -c < "$out" 2>/dev/null)
 	kill -INT "$1" 2>/dev/null
 	t=0
-	while running "$1" && [ $t -lt 240 ]; do
-		sleep 0.5
+	while running "$1" && [ $t -lt 1200 ]; do
+		sleep 0.1
 		t=$((t + 1))
-		if [ $((t % 10)) -eq 0 ] && [ "$(wc -c < "$out" 2>/dev/null)" = "$sz0" ]; then
-			log "runner: bpftrace $1 still running $((t / 2)) s after SIGINT: SIGINT again"
+		if [ $((t % 50)) -eq 0 ] && [ "$(wc -c < "$out" 2>/dev/null)" = "$sz0" ]; then
+			log "runner: bpftrace $1 still running $((t / 10)) s after SIGINT: SIGINT again"
 			kill -INT "$1" 2>/dev/null
 		fi
 	done
@@ -81,10 +90,10 @@ bt_launch() {
 }
 bt_wait() {
 	t=0
-	until grep -q attached_probes "$2.ndjson" 2>/dev/null && bt_live "$1"; do
-		sleep 0.5
+	until bt_live "$1" && grep -q attached_probes "$2.ndjson" 2>/dev/null; do
+		sleep 0.1
 		t=$((t + 1))
-		if [ $t -ge $((ATTACH_TIMEOUT * 2)) ] || ! running "$1"; then
+		if [ $t -ge $((ATTACH_TIMEOUT * 10)) ] || ! running "$1"; then
 			log "runner: bpftrace $3 did not attach in ${ATTACH_TIMEOUT}s: $(cat "$2.stderr")"
 			kill -KILL "$1" 2>/dev/null
 			wait "$1"
@@ -157,6 +166,39 @@ if [ "$TARGET" = vm ] && [ "${HTAB_CELL_IN_BOOT:-1}" -gt 1 ]; then
 fi
 phase T_BOOT_DONE
 log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
+# Noise and observers start first: bpftrace's start-up (LLVM, BTF, its
+# feature probes) takes 3.5-5.5 s under TCG, and the checks below run
+# meanwhile (finish stops both if one fails); the wait for the probes comes
+# just before the module.
+if [ -n "$NOISE_CMD" ]; then
+	log "runner: noise: $NOISE_CMD"
+	# In the cell directory: stress-ng writes its YAML metrics there.
+	(cd "$cell" && exec sh -c "exec $NOISE_CMD") > "$cell/noise.log" 2>&1 &
+	noise_pid=$!
+fi
+
+if [ -n "$BPFTRACE" ]; then
+	mkdir -p "$cell/bpftrace"
+	# All start at once (LLVM start-up dominates), then all must be live:
+	# stress must not start before every probe is, or the first seconds of
+	# the run are missing from the histograms.
+	# With the module as the load, the kit's scripts count its workers only
+	# (argument 1: comm htab_torture/N): the controller's fill and verdict
+	# pop 2 x capacity uncontended and would dilute the contended
+	# distribution. A custom job may drive the map otherwise (a BPF
+	# program): its observers see every caller. A user's own script gets no
+	# argument.
+	for bt in $BPFTRACE; do
+		run=$(bt_form "$bt")
+		bt_args=
+		[ -n "$JOB_SCRIPT" ] || ! grep -q 'comm, "htab_torture/"' "$run" || bt_args=1
+		out=$cell/bpftrace/$(basename "$bt" .bt)
+		case $run in *_fentry.bt) echo fentry ;; *) echo kprobe ;; esac > "$out.form"
+		if [ -n "$bt_args" ]; then echo workers; else echo all; fi > "$out.callers"
+		bt_launch "$out" "$run" $bt_args
+		bt_pids="$bt_pids $bt_pid"
+	done
+fi
 # cpus COUNT-OF-LIST: how many CPUs a sysfs cpulist ("0-3,8") names.
 cpus() {
 	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do echo $(( ${b:-$a} - a + 1 )); done |
@@ -197,34 +239,7 @@ run_custom_job() {
 	finish $?
 }
 
-if [ -n "$NOISE_CMD" ]; then
-	log "runner: noise: $NOISE_CMD"
-	# In the cell directory: stress-ng writes its YAML metrics there.
-	(cd "$cell" && exec sh -c "exec $NOISE_CMD") > "$cell/noise.log" 2>&1 &
-	noise_pid=$!
-fi
-
 if [ -n "$BPFTRACE" ]; then
-	mkdir -p "$cell/bpftrace"
-	# All start at once (LLVM start-up dominates), then all must be live:
-	# stress must not start before every probe is, or the first seconds of
-	# the run are missing from the histograms.
-	# With the module as the load, the kit's scripts count its workers only
-	# (argument 1: comm htab_torture/N): the controller's fill and verdict
-	# pop 2 x capacity uncontended and would dilute the contended
-	# distribution. A custom job may drive the map otherwise (a BPF
-	# program): its observers see every caller. A user's own script gets no
-	# argument.
-	for bt in $BPFTRACE; do
-		run=$(bt_form "$bt")
-		bt_args=
-		[ -n "$JOB_SCRIPT" ] || ! grep -q 'comm, "htab_torture/"' "$run" || bt_args=1
-		out=$cell/bpftrace/$(basename "$bt" .bt)
-		case $run in *_fentry.bt) echo fentry ;; *) echo kprobe ;; esac > "$out.form"
-		if [ -n "$bt_args" ]; then echo workers; else echo all; fi > "$out.callers"
-		bt_launch "$out" "$run" $bt_args
-		bt_pids="$bt_pids $bt_pid"
-	done
 	set -- $BPFTRACE
 	for pid in $bt_pids; do
 		bt_wait "$pid" "$cell/bpftrace/$(basename "$1" .bt)" "$1" || finish 2
