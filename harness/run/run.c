@@ -688,6 +688,9 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
 		goto cleanup;
 	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
+	if (s.npending && !c->target_host)
+		progress_line(&s.prog, "%zu cell(s) to run in %zu boot(s) if every cell PASSes (%s)",
+			      s.npending, s.prog.boots_left, s.boots ? "shared boots" : "a boot per cell");
 	schedule(&s);
 	cells = summary_collect(c->out, s.manifest);
 	summary_write(c->out, cells);

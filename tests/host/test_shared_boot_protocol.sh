@@ -113,12 +113,14 @@ expect_eq "cap: boots" "$boots" \
 	"$base-r0.1 v3-full_update-distro-none-r0.1 v2-churn-distro-none-r0.1 v3-churn-distro-none-r0.1"
 expect_eq "cap: dry run" "$("$HT" "${cap[@]}" --out "$d/cap-dry" --dry-run | sed -n 's/^# boot \([^:]*\):.*/\1/p' | paste -sd' ')" "$boots"
 expect_eq "cap: first boot's cells" "$(grep -c " in $base-r0.1\$" "$d/calls")" 2
+expect_eq "cap: boots planned" "$(grep -c '^6 cell(s) to run in 4 boot(s) if every cell PASSes (shared boots)$' "$d/cap.err")" 1
 
 # 4. --boot-per-cell: every cell its own boot, no htab.group=.
 : > "$d/calls"
 "$HT" run --cpus 2 --workload full_update,overwrite "${common[@]}" --boot-per-cell --out "$d/own" \
 	> "$d/own.out" 2> "$d/own.err" || fail "own: exit $?: $(cat "$d/own.err")"
 expect_eq "own: boots" "$(paste -sd' ' "$d/calls")" "boot own boot own"
+expect_eq "own: boots planned" "$(grep -c '^2 cell(s) to run in 2 boot(s) if every cell PASSes (a boot per cell)$' "$d/own.err")" 1
 expect_eq "own: boot record" "$(jq -c .boot "$d/own/$base-r0/cell.json")" '{"mode":"own"}'
 grep -q 'htab.group=' "$d/own/$base-r0/qemu.argv" && fail "--boot-per-cell: htab.group= on the command line"
 [ -e "$d/own/boots" ] && fail "--boot-per-cell made OUT/boots"
