@@ -661,7 +661,6 @@ static int ensure_initramfs_all(const struct run_ctx *c)
 static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
 	struct sched s = { .c = c };
-	size_t nsel = 0;
 	json_t *cells;
 	int rc = 2;
 
@@ -673,12 +672,10 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	    resolve_lpj(c, false))
 		goto cleanup;
 	install_stop_handlers();
-	for (size_t i = 0; i < p->n; i++)
-		if (shard_selects(p->cells[i].index, c->o->shard_i, c->o->shard_n))
-			nsel++;
-	progress_init(&s.prog, nsel, isatty(STDERR_FILENO));
+	progress_init(&s.prog, 0, isatty(STDERR_FILENO));
 	if (sched_fill_pending(&s, p, true))
 		goto cleanup;
+	s.prog.total = s.prog.done + s.npending;	/* this shard's cells: finished before + to run */
 	host_res_detect(&s.host);
 	s.nrun_cap = s.npending ? s.npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
