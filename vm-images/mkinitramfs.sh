@@ -40,6 +40,9 @@ for m in $mods; do
 	esac
 	echo "$m" >> "$tmp/etc/modules.order"
 done
+# htab-reseed: fresh random state for a guest restored from a snapshot
+# (guest/reseed.c). Static, like busybox: nothing else is there before 9p.
+${CC:-gcc} -static -Os -Wall -Werror -o "$tmp/bin/htab-reseed" "$here/guest/reseed.c"
 cp "$here/guest/init" "$tmp/init"
 chmod 755 "$tmp/init"
 mkdir -p "$(dirname "$out")"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "run/boot.h"
+#include "run/snapshot.h"
 
 pid_t boot_spawn(char *const argv[], const char *log)
 {
@@ -82,7 +83,7 @@ void boot_console_path(const struct boot *b, char *path, size_t len)
 }
 
 int boot_start(struct boot *b, const char *out, const char *name, const char *key,
-	       const struct strv *argv)
+	       const struct strv *argv, bool restored)
 {
 	char path[PATH_MAX + 32], *text;
 	size_t len = 2;
@@ -112,10 +113,16 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 	free(text);
 	if (rc)
 		return -1;
+	if (restored && snapshot_ctl_make(b->dir)) {
+		fprintf(stderr, "error: cannot make %s/ctl: %s\n", b->dir, strerror(errno));
+		return -1;
+	}
 	boot_file(b, "qemu.log", path, sizeof(path));
 	b->t0 = now_mono();
 	b->pid = boot_spawn(argv->v, path);
 	b->reusable = true;
+	if (b->pid > 0 && restored && snapshot_wake(b->dir, name, b->pid))
+		return -1;
 	return b->pid > 0 ? 0 : -1;
 }
 

@@ -38,9 +38,13 @@ int boot_kill_group(pid_t pid);
 /* A wait status as cell.json's qemu_exit: exit code, -signal, -1. */
 int boot_decode_status(int st);
 
-/* Starts a shared boot: BOOTS_DIR/name made empty, qemu.argv written, QEMU spawned. */
+/*
+ * Starts a shared boot: BOOTS_DIR/name made empty, qemu.argv written, QEMU
+ * spawned; restored (--restore on): QEMU restores a saved guest, woken on
+ * its htab.ctl port with the boot's name as its group (run/snapshot.h).
+ */
 int boot_start(struct boot *b, const char *out, const char *name, const char *key,
-	       const struct strv *argv);
+	       const struct strv *argv, bool restored);
 /* Sends the next cell (cmd.N); N, or -1. */
 int boot_send(struct boot *b, const char *cell_id);
 /*

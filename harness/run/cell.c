@@ -21,6 +21,7 @@
 #include "rundir/cell_id.h"
 #include "run/noise.h"
 #include "run/qemu_argv.h"
+#include "run/snapshot.h"
 
 volatile sig_atomic_t harness_stop;
 
@@ -119,7 +120,42 @@ static void cell_qemu_cfg(const struct run_ctx *c, const struct cell *cell, stru
 		.map_bytes = map_footprint_bytes(&cell->map, cell->vcpus),
 		.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image,
 		.initrd = cell->k->initrd, .lpj = cell->k->lpj, .boot_opts = &c->o->boot_opts,
+		.restore = cell->restored ? QR_RESTORE : QR_NONE, .state = cell->snap_state,
 	};
+}
+
+/* --restore on: where the guest this cell restores is saved (snapshot.h). */
+static int plan_snapshot(const struct run_ctx *c, struct cell *cell)
+{
+	char cache[PATH_MAX], *key;
+	struct qemu_cfg q;
+
+	cell->restored = true;
+	cell_qemu_cfg(c, cell, &q);
+	key = snapshot_key(&q, cell->k->snap_files);
+	if (!key)
+		return -1;
+	snapshot_cache_dir(c->root, cache, sizeof(cache));
+	snapshot_dir_of(cache, key, cell->snap_dir, sizeof(cell->snap_dir));
+	snprintf(cell->snap_state, sizeof(cell->snap_state), "%s/state", cell->snap_dir);
+	free(key);
+	return 0;
+}
+
+int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struct snapshot_info *info)
+{
+	struct qemu_cfg q;
+	char *key;
+	int rc;
+
+	cell_qemu_cfg(c, cell, &q);
+	key = snapshot_key(&q, cell->k->snap_files);
+	if (!key)
+		return -1;
+	rc = snapshot_valid(cell->snap_dir, key) ? 0
+	     : snapshot_save(&q, key, cell->snap_dir, cell->boot_budget_s, info) ? -1 : 1;
+	free(key);
+	return rc;
 }
 
 int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
@@ -157,6 +193,8 @@ int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *
 	}
 	cell->mem_mb = guest_mem_mb(cell->vcpus, map_bytes);
 	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
+	if (c->o->restore && plan_snapshot(c, cell))
+		return -1;
 	cell_qemu_cfg(c, cell, &q);
 	return qemu_argv_build(&q, &cell->argv);
 }
@@ -209,7 +247,7 @@ static void clear_stale(const char *dir)
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
 		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
 		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
-		"coverage-verdict.info", NULL,
+		"coverage-verdict.info", "ctl", NULL,
 	};
 	char p[PATH_MAX];
 
@@ -409,7 +447,13 @@ int cell_start(struct cell *cell)
 	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
 	snprintf(log, sizeof(log), "%s/%s", cell->dir,
 		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	if (cell->restored && snapshot_ctl_make(cell->dir)) {
+		fprintf(stderr, "error: cannot make %s/ctl: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
 	cell->pid = boot_spawn(cell->argv.v, log);
+	if (cell->pid > 0 && cell->restored && snapshot_wake(cell->dir, NULL, cell->pid))
+		return -1;
 	return cell->pid > 0 ? 0 : -1;
 }
 

@@ -26,6 +26,7 @@ struct kernel_res {
 	const char *boot_path;		/* "pvh", "bzimage" or "host" */
 	long lpj;			/* preset on the command line (lpj=); 0: none */
 	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
+	char snap_files[24];		/* --restore: the files' part of a snapshot key (run/snapshot.h) */
 };
 
 #define MAX_KERNELS 16
@@ -67,6 +68,9 @@ struct cell {
 	struct guest_detectors detectors;	/* lockup/stall thresholds the guest got */
 	struct strv modparams;
 	struct strv argv;	/* QEMU, or the runner with --target host */
+	bool restored;		/* --restore on: QEMU starts from the saved guest in snap_dir */
+	char snap_dir[PATH_MAX];
+	char snap_state[PATH_MAX + 8];	/* snap_dir/state */
 	/* While it runs. */
 	pid_t pid;		/* its boot's QEMU */
 	struct boot *boot;	/* a shared boot (run/boot.h); NULL: a boot of its own */
@@ -127,6 +131,13 @@ int cell_start(struct cell *cell);
  * the attempt; a cell after the boot's first gets timeout_s less the boot).
  */
 int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name);
+/*
+ * --restore on: saves the guest a planned cell restores (snap_dir) unless
+ * a valid one is there already. 1 saved (info filled), 0 there, -1 failed
+ * (a one-line error on stderr).
+ */
+struct snapshot_info;
+int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struct snapshot_info *info);
 int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout);
 /* The attempt cell_start would count next (1 for a fresh directory). */
 int cell_next_attempt(const struct cell *cell);

@@ -310,6 +310,7 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 					      : json_null());
 	json_object_set_new(o, "init_s", num_or_null(m[BM_INIT]));
 	json_object_set_new(o, "cpus_online_s", num_or_null(m[BM_CPUS_ONLINE]));
+	json_object_set_new(o, "restored_s", num_or_null(m[BM_RESTORED]));
 	json_object_set_new(o, "runner_s", num_or_null(h[0]));
 	json_object_set_new(o, "attached_s", num_or_null(h[1]));
 	json_object_set_new(o, "module_done_s", num_or_null(h[3]));
@@ -317,6 +318,28 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 	json_object_set_new(o, "power_off_s", num_or_null(m[BM_POWER_OFF]));
 	json_object_set_new(o, "wall_s", num_or_null(br->wall_s));
 	json_object_set_new(j, "boot_phases", o);
+}
+
+/*
+ * --restore on: the saved guest this cell's QEMU started from (its
+ * directory's name, info.json: when it was saved, its boot, its save, its
+ * size); null for a boot.
+ */
+static json_t *restore_json(const struct cell *cell)
+{
+	char p[PATH_MAX + 16];
+	const char *name = strrchr(cell->snap_dir, '/');
+	json_t *info, *o;
+
+	if (!cell->restored)
+		return json_null();
+	snprintf(p, sizeof(p), "%s/info.json", cell->snap_dir);
+	info = json_load_file(p, 0, NULL);
+	o = json_pack("{s:s}", "snapshot", name ? name + 1 : cell->snap_dir);
+	if (json_is_object(info))
+		json_object_update(o, info);
+	json_decref(info);
+	return o;
 }
 
 /* The lpj= preset (run/lpj.h) and the guest's CPUs as the runner counted them (cpus.env). */
@@ -335,6 +358,7 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"value", cell->k->lpj > 0 ? json_integer(cell->k->lpj) : json_null(),
 		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
+	json_object_set_new(j, "restore", restore_json(cell));
 	json_object_set_new(j, "boot_path", json_string(cell->k->boot_path ? cell->k->boot_path
 									   : "bzimage"));
 	json_object_set_new(j, "boot_image", json_string(cell->k->boot_image[0] ? cell->k->boot_image

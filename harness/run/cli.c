@@ -39,7 +39,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT,
 };
 
@@ -110,6 +110,11 @@ static const struct opt_spec run_opts_table[] = {
 	  "auto: under TCG boot the bzImage's uncompressed vmlinux through\n"
 	  "PVH where the kernel has the entry (vm-images/pvh-vmlinux.sh, cached\n"
 	  "in vm-images/out/pvh/); off (default): the bzImage" },
+	{ "restore", OPT_RESTORE, "on|off", GUEST_GROUP,
+	  "on: boot each (kernel, vCPUs, guest RAM) once, save the guest once\n"
+	  "its CPUs are online and its modules loaded (before any 9p mount),\n"
+	  "and restore that instead of booting (fresh random state and clock\n"
+	  "each time); cached in vm-images/out/snapshots/. off (default): boot" },
 	{ "boot-opt", OPT_BOOT_OPT, "WORD", GUEST_GROUP,
 	  "repeatable: appended to the guest's kernel command line\n"
 	  "(e.g. maxcpus=2: the guest's init onlines the rest)" },
@@ -507,6 +512,13 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		}
 		o->pvh_off = !strcmp(arg, "off");
 		return 0;
+	case OPT_RESTORE:
+		if (strcmp(arg, "on") && strcmp(arg, "off")) {
+			fprintf(stderr, "error: --restore '%s': must be on or off\n", arg);
+			return -1;
+		}
+		o->restore = !strcmp(arg, "on");
+		return 0;
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':
@@ -714,6 +726,10 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 	}
 	if (o->coverage && check_coverage(o))
 		return 2;
+	if (o->restore && o->target_host) {
+		fprintf(stderr, "error: --restore on: there is no guest to save with --target host (valid: --restore off)\n");
+		return 2;
+	}
 	if (o->cells_per_boot && (o->boot_per_cell || o->target_host)) {
 		fprintf(stderr, "error: --cells-per-boot %d: cells share boots only in guests without --boot-per-cell (valid: drop one of them)\n",
 			o->cells_per_boot);

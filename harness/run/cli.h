@@ -48,6 +48,7 @@ struct run_opts {
 	enum lpj_mode lpj_mode;		/* --lpj */
 	long lpj_value;			/* with LPJ_VALUE */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/pvh.h) */
+	bool restore;			/* --restore on: restore saved guests (run/snapshot.h) */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 	bool boot_per_cell;		/* --boot-per-cell: every cell boots a guest of its own */
 	int cells_per_boot;		/* --cells-per-boot: at most N cells in a shared boot; 0 = all */

@@ -88,6 +88,7 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 {
 	struct guest_detectors d;
 	char detectors[96] = "", lpj[32] = "", *extra;
+	const char *group;
 	size_t len = 1;
 	int r = 0;
 
@@ -139,10 +140,13 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 		strcat(extra, " ");
 		strcat(extra, c->boot_opts->v[i]);
 	}
+	/* A saved guest's command line serves every restore: its group comes on htab.ctl. */
+	group = c->restore == QR_NONE ? c->group : NULL;
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%s%s%shtab.runner=%s%s%s%s",
+			"%s%s%shtab.runner=%s%s%s%s%s",
 			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors, lpj,
-			c->runner, c->group ? " htab.group=" : "", c->group ? c->group : "", extra);
+			c->runner, group ? " htab.group=" : "", group ? group : "",
+			c->restore != QR_NONE ? " htab.restore=1" : "", extra);
 	free(extra);
 	return r;
 }
@@ -208,6 +212,54 @@ static int add_exit_port(struct strv *a, const struct qemu_cfg *c)
 	return r;
 }
 
+static int add_pipe_chardev(struct strv *a, const char *id, const char *dir)
+{
+	char *d = qemu_escape(dir);
+	int r = 0;
+
+	if (!d)
+		return -1;
+	r |= strv_push(a, "-chardev");
+	r |= strv_pushf(a, "pipe,id=%s,path=%s/%s", id, d, id);
+	free(d);
+	return r;
+}
+
+/*
+ * --restore (run/snapshot.h): the htab.ctl port a restored guest reads its
+ * orders from, vmgenid (a new generation ID at each restore: kernels with
+ * CONFIG_VMGENID reseed on it), and the save's QMP monitor or the restore's
+ * incoming state.
+ */
+static int add_restore(struct strv *a, const struct qemu_cfg *c)
+{
+	const char *dir = c->log_dir ? c->log_dir : c->cell_dir;
+	char *q;
+	int r = 0;
+
+	if (c->restore == QR_NONE)
+		return 0;
+	r |= add_pipe_chardev(a, "ctl", dir);
+	r |= strv_push(a, "-device");
+	r |= strv_push(a, "virtserialport,chardev=ctl,name=htab.ctl");
+	r |= strv_push(a, "-device");
+	r |= strv_push(a, "vmgenid,guid=auto");
+	if (c->restore == QR_SAVE) {
+		r |= add_pipe_chardev(a, "qmp", dir);
+		r |= strv_push(a, "-mon");
+		r |= strv_push(a, "chardev=qmp,mode=control");
+		return r;
+	}
+	/* exec: runs through /bin/sh. */
+	q = shell_quote(c->state);
+	if (!q)
+		return -1;
+	r |= strv_push(a, "-incoming");
+	r |= strv_pushf(a, "exec:cat %s", q);
+	free(q);
+	return r;
+}
+
 int qemu_argv_build(const struct qemu_cfg *c, struct strv *a)
 {
 	int r = 0;
@@ -221,6 +273,7 @@ int qemu_argv_build(const struct qemu_cfg *c, struct strv *a)
 	r |= add_cell_dir(a, c);
 	r |= add_console(a, c);
 	r |= add_exit_port(a, c);
+	r |= add_restore(a, c);
 	return r ? -1 : 0;
 }
 

@@ -18,6 +18,17 @@ struct qemu_cfg {
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
 	long lpj;			/* lpj= on the command line (run/lpj.h); 0: none */
 	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
+	/*
+	 * --restore (run/snapshot.h): QR_SAVE boots a guest that stops at
+	 * init's save point (htab.restore=1, no htab.group=: a restore is told
+	 * its group on the htab.ctl port) with a QMP monitor; QR_RESTORE starts
+	 * QEMU from state instead of booting. Both add the htab.ctl port and
+	 * vmgenid, the same devices either way (a migration needs them equal).
+	 * The FIFOs of the ctl port (ctl.in, ctl.out) and of QMP (qmp.in,
+	 * qmp.out) are in the log directory.
+	 */
+	enum { QR_NONE, QR_SAVE, QR_RESTORE } restore;
+	const char *state;		/* QR_RESTORE: the saved guest */
 };
 
 /*

@@ -23,6 +23,7 @@
 #include "run/progress.h"
 #include "run/qemu_argv.h"
 #include "run/run.h"
+#include "run/snapshot.h"
 #include "rundir/summary.h"
 #include "run/target_host.h"
 
@@ -412,7 +413,7 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	if (cell_write_job(s->c, slot))
 		goto fail;
 	if (b) {
-		if (fresh && boot_start(b, s->c->out, name, s->keys[pi], &slot->argv))
+		if (fresh && boot_start(b, s->c->out, name, s->keys[pi], &slot->argv, slot->restored))
 			goto fail;
 		if (cell_start_in_boot(slot, b, s->c->o->timeout_s > 0))
 			goto fail;
@@ -645,6 +646,71 @@ static int resolve_lpj(struct run_ctx *c, bool dry_run)
 	return 0;
 }
 
+/*
+ * --restore on: what each kernel's snapshots are saved from (run/snapshot.h);
+ * a dry run may lack the initramfs: its key then says so.
+ */
+static int resolve_snapshot_files(struct run_ctx *c, bool dry_run)
+{
+	for (int i = 0; c->o->restore && i < c->nkernels; i++) {
+		struct kernel_res *k = &c->kernels[i];
+
+		if (!snapshot_files_id(c->qemu, k->boot_image[0] ? k->boot_image : k->image,
+				       k->initrd, k->snap_files, sizeof(k->snap_files)))
+			continue;
+		if (!dry_run) {
+			fprintf(stderr, "error: --restore on: cannot read %s, %s or %s to key its snapshots\n",
+				k->boot_image[0] ? k->boot_image : k->image, k->initrd, c->qemu);
+			return -1;
+		}
+		snprintf(k->snap_files, sizeof(k->snap_files), "unread");
+	}
+	return 0;
+}
+
+/*
+ * --restore on: every guest the pending cells restore, saved before the
+ * first cell starts (a boot and a migration each, once per QEMU command
+ * line, kernel, initramfs and QEMU: later runs find them in the cache).
+ */
+static int prepare_snapshots(struct sched *s)
+{
+	struct strv seen = { 0 };
+	int rc = 0;
+
+	for (size_t i = 0; s->c->o->restore && i < s->npending && !rc && !harness_stop; i++) {
+		struct snapshot_info info;
+		struct cell cell;
+		bool dup = false;
+		double t0 = now_mono();
+		int r;
+
+		if (cell_plan(s->c, s->pending[i], &cell)) {
+			cell_free(&cell);
+			return -1;
+		}
+		for (size_t j = 0; j < seen.n; j++)
+			dup |= !strcmp(seen.v[j], cell.snap_dir);
+		if (!dup && !strv_push(&seen, cell.snap_dir)) {
+			progress_line(&s->prog, "snapshot %s: %d vCPUs of %s ...", strrchr(cell.snap_dir, '/') + 1,
+				      cell.vcpus, cell.k->label);
+			r = cell_snapshot_ensure(s->c, &cell, &info);
+			if (r < 0)
+				rc = -1;
+			else if (r)
+				progress_line(&s->prog, "snapshot %s: saved (boot %.1f s, save %.1f s, %.0f MB) in %s",
+					      strrchr(cell.snap_dir, '/') + 1, info.boot_s, info.save_s,
+					      info.bytes / 1e6, cell.snap_dir);
+			else
+				progress_line(&s->prog, "snapshot %s: saved before, restored (%.2f s to check)",
+					      strrchr(cell.snap_dir, '/') + 1, now_mono() - t0);
+		}
+		cell_free(&cell);
+	}
+	strv_free(&seen);
+	return rc;
+}
+
 static int ensure_initramfs_all(const struct run_ctx *c)
 {
 	if (c->target_host)
@@ -669,7 +735,7 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 		goto cleanup;
 	}
 	if (ensure_initramfs_all(c) || !(s.manifest = prepare_manifest(c, p)) ||
-	    resolve_lpj(c, false))
+	    resolve_lpj(c, false) || resolve_snapshot_files(c, false))
 		goto cleanup;
 	install_stop_handlers();
 	progress_init(&s.prog, 0, isatty(STDERR_FILENO));
@@ -683,6 +749,8 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	if (shared_boots(c))
 		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
 	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
+		goto cleanup;
+	if (prepare_snapshots(&s))
 		goto cleanup;
 	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
 	if (s.npending && !c->target_host)
@@ -744,6 +812,7 @@ int cmd_run(int argc, char **argv)
 	rc = 0;
 	if (o.dry_run) {
 		resolve_lpj(&c, true);
+		resolve_snapshot_files(&c, true);
 		if (shared_boots(&c))
 			rc = print_boots(&c, &p) ? 2 : 0;
 		for (size_t i = 0; i < p.n && !rc && !shared_boots(&c); i++)

@@ -1,0 +1,29 @@
+/*
+ * A QMP client over two FIFOs (QEMU's "-chardev pipe,path=P": it reads
+ * P.in, writes P.out): one command at a time, its reply read back line by
+ * line, events and the greeting skipped. FIFOs, not a unix socket: a socket
+ * path is limited to 107 bytes, a run directory is not.
+ */
+#ifndef HT_QMP_H
+#define HT_QMP_H
+#include <jansson.h>
+#include <stddef.h>
+
+struct qmp {
+	int in, out;		/* P.in (we write), P.out (we read) */
+	char buf[1 << 16];
+	size_t len;
+};
+
+/* Opens P.in and P.out (QEMU already has them open). 0 ok, -1 (errno). */
+int qmp_open(struct qmp *m, const char *pipe_path);
+/*
+ * Sends {"execute": cmd, "arguments": args} (args may be NULL; it is not
+ * stolen) and waits up to timeout_s for its reply: the "return" value (a
+ * new reference), or NULL with the reason in err (QMP's error, a timeout,
+ * QEMU gone).
+ */
+json_t *qmp_call(struct qmp *m, const char *cmd, json_t *args, double timeout_s, char *err,
+		 size_t errlen);
+void qmp_close(struct qmp *m);
+#endif
