@@ -17,7 +17,9 @@
 # Environment: MUTANTS_OUT (run directory), MUTANTS_CPUS (4), MUTANTS_SMALL,
 # MUTANTS_TIMEOUT (30 s),
 # MUTANTS_REPEAT (2), MUTANTS_DURATION (3 s), MUTANTS (comma list, default
-# every mutant), MUTANTS_WORKLOADS (default every workload).
+# every mutant), MUTANTS_WORKLOADS (default every workload), MUTANTS_ARGS
+# (more `run` options, word-split: e.g. "--restore on" kills the mutants in
+# restored guests).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -36,7 +38,7 @@ t0=$(date +%s)
 for size in default $small; do
 	./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
 		--kernel "fixed,$mutants" --repeat "$repeat" --duration "$duration" \
-		--bpftrace none --timeout "$timeout" --out "$out/map-$size" \
+		--bpftrace none --timeout "$timeout" --out "$out/map-$size" ${MUTANTS_ARGS:-} \
 		$([ "$size" = default ] || echo "--modparam max_entries=$size")
 	[ $? -eq 2 ] && exit 2
 done

@@ -153,7 +153,7 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struc
 	if (!key)
 		return -1;
 	rc = snapshot_valid(cell->snap_dir, key) ? 0
-	     : snapshot_save(&q, key, cell->snap_dir, cell->boot_budget_s, info) ? -1 : 1;
+	     : snapshot_save(&q, key, cell->snap_dir, cell->boot_budget_s, &harness_stop, info) ? -1 : 1;
 	free(key);
 	return rc;
 }

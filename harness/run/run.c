@@ -692,8 +692,8 @@ static int prepare_snapshots(struct sched *s)
 		for (size_t j = 0; j < seen.n; j++)
 			dup |= !strcmp(seen.v[j], cell.snap_dir);
 		if (!dup && !strv_push(&seen, cell.snap_dir)) {
-			progress_line(&s->prog, "snapshot %s: %d vCPUs of %s ...", strrchr(cell.snap_dir, '/') + 1,
-				      cell.vcpus, cell.k->label);
+			progress_line(&s->prog, "snapshot %s: the guest of %s at %d vCPUs (%d MB)",
+				      strrchr(cell.snap_dir, '/') + 1, cell.k->label, cell.vcpus, cell.mem_mb);
 			r = cell_snapshot_ensure(s->c, &cell, &info);
 			if (r < 0)
 				rc = -1;
@@ -702,7 +702,7 @@ static int prepare_snapshots(struct sched *s)
 					      strrchr(cell.snap_dir, '/') + 1, info.boot_s, info.save_s,
 					      info.bytes / 1e6, cell.snap_dir);
 			else
-				progress_line(&s->prog, "snapshot %s: saved before, restored (%.2f s to check)",
+				progress_line(&s->prog, "snapshot %s: in the cache (saved before; key checked in %.2f s)",
 					      strrchr(cell.snap_dir, '/') + 1, now_mono() - t0);
 		}
 		cell_free(&cell);
@@ -750,8 +750,10 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
 	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
 		goto cleanup;
-	if (prepare_snapshots(&s))
+	if (prepare_snapshots(&s)) {
+		rc = harness_stop ? 128 + harness_stop : 2;
 		goto cleanup;
+	}
 	progress_boots(&s.prog, s.boots != NULL, boots_left(&s));
 	if (s.npending && !c->target_host)
 		progress_line(&s.prog, "%zu cell(s) to run in %zu boot(s) if every cell PASSes (%s)",

@@ -223,15 +223,19 @@ static int wait_exit(pid_t pid, double timeout_s)
 	return -1;
 }
 
-/* Polls DIR/exit_status for the guest's "ready" (1), QEMU's end (0), the budget (-1). */
-static int wait_ready(const char *dir, pid_t pid, int budget_s, int *st)
+/*
+ * Polls DIR/exit_status for the guest's "ready" (1), QEMU's end (0), the
+ * budget or *stop (-1: QEMU killed).
+ */
+static int wait_ready(const char *dir, pid_t pid, int budget_s, const volatile sig_atomic_t *stop,
+		      int *st)
 {
 	double deadline = now_mono() + budget_s;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	char p[PATH_MAX + 16];
 
 	snprintf(p, sizeof(p), "%s/exit_status", dir);
-	while (now_mono() < deadline) {
+	while (now_mono() < deadline && !*stop) {
 		char *text = read_file(p, NULL);
 		bool ready = text && strstr(text, "ready");
 
@@ -320,7 +324,7 @@ static int write_info(const char *dir, const char *key, const struct snapshot_in
 }
 
 int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, int budget_s,
-		  struct snapshot_info *info)
+		  const volatile sig_atomic_t *stop, struct snapshot_info *info)
 {
 	struct qemu_cfg q = *q0;
 	struct strv a = { 0 };
@@ -346,8 +350,12 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 		return -1;
 	}
 	strv_free(&a);
-	ready = wait_ready(tmp, pid, budget_s, &status);
+	ready = wait_ready(tmp, pid, budget_s, stop, &status);
 	info->boot_s = now_mono() - t0;
+	if (ready < 0 && *stop) {
+		remove_tree(tmp);
+		return -1;
+	}
 	if (ready <= 0) {
 		fprintf(stderr, "error: snapshot: the guest %s before its save point (see %s/console.log)\n",
 			ready ? "did not get there in its boot budget" : "ended", tmp);

@@ -21,6 +21,7 @@
  */
 #ifndef HT_SNAPSHOT_H
 #define HT_SNAPSHOT_H
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -54,10 +55,11 @@ struct snapshot_info {
  * Boots q as QR_SAVE in DIR.tmp.PID, waits (budget_s) for the guest's
  * "ready" on htab.ret, migrates it into DIR.tmp.PID/state over QMP, quits
  * QEMU and renames the directory to dir. 0 ok; -1 with a one-line error
- * on stderr naming the console to read.
+ * on stderr naming the console to read, or silently once *stop is set
+ * (QEMU killed, nothing left).
  */
 int snapshot_save(const struct qemu_cfg *q, const char *key, const char *dir, int budget_s,
-		  struct snapshot_info *info);
+		  const volatile sig_atomic_t *stop, struct snapshot_info *info);
 /* The FIFO QEMU's htab.ctl chardev opens (LOGDIR/ctl), made before QEMU starts. 0 ok. */
 int snapshot_ctl_make(const char *log_dir);
 /*

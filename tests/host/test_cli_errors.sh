@@ -22,6 +22,9 @@ check "/nonexistent/vmlinuz" run --cpus 2 --workload full_update --duration 3 \
 check "--bogus" run --bogus
 check "'601': must be an integer 0..600" run --cpus 2 --crash-grace 601 --out "$d"
 check "--crash-grace 'soon'" run --cpus 2 --crash-grace soon --out "$d"
+check "--restore 'maybe': must be on or off" run --cpus 2 --restore maybe --out "$d"
+check "--restore on: there is no guest to save with --target host" run --cpus 2 --restore on \
+	--target host --out "$d"
 # A map no guest on this host can hold: refused up front, naming footprint, map and limit.
 check "max_entries=2097152 value_size=4096 at 64 vCPUs" run --cpus 64 --map-type percpu_hash \
 	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"

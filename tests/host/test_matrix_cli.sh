@@ -31,5 +31,16 @@ expect_eq "default matrix" "$("$HT" run --plan-only | tr '\n' ' ')" \
 mkdir -p "$d/r"
 "$HT" run --cpus 2 --duration 3 --bpftrace none --out "$d/r" --dry-run > /dev/null || fail "dry run"
 [ ! -e "$d/r/manifest.json" ] || fail "--dry-run wrote a manifest"
+# --restore on: every boot starts from a snapshot (-incoming), with the ctl
+# port and vmgenid; its command line names no group (a restore learns it on
+# htab.ctl), so a boot of its own and a shared boot restore the same guest.
+own=$("$HT" run --cpus 2 --bpftrace none --restore on --boot-per-cell --out "$d/rr" --dry-run) || fail "restore dry run"
+shared=$("$HT" run --cpus 2 --bpftrace none --restore on --out "$d/rr" --dry-run | grep -v '^#') || fail "restore dry run (shared)"
+for want in "htab.restore=1" "-incoming 'exec:cat " "name=htab.ctl" "vmgenid,guid=auto"; do
+	[[ $own == *"$want"* ]] || fail "restore dry run lacks '$want': $own"
+done
+[[ $shared == *"htab.group="* ]] && fail "a restored shared boot has htab.group= on its command line"
+expect_eq "one snapshot for both modes" "$(grep -o "exec:cat [^ ]*" <<< "$own")" "$(grep -o "exec:cat [^ ]*" <<< "$shared")"
+[ ! -e "$d/rr" ] || fail "--dry-run --restore on wrote $d/rr"
 jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
 one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
