@@ -8,6 +8,7 @@
  * the base fault, same kernel).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,12 +425,19 @@ static const char *cell_accel(const struct rep_cell *c)
 	return c->accel;
 }
 
-/* cell.json boot.mode; a run from before shared boots booted every cell on its own. */
+/*
+ * cell.json boot.mode, "+restored" when QEMU started from a saved guest
+ * (restore not null); a run from before shared boots booted every cell on
+ * its own.
+ */
 static const char *cell_boot_mode(const struct rep_cell *c)
 {
 	const char *m = json_string_value(json_object_get(json_object_get(c->cell_json, "boot"), "mode"));
+	bool restored = json_is_object(json_object_get(c->cell_json, "restore"));
 
-	return m ? m : "own";
+	if (!m || !strcmp(m, "own"))
+		return restored ? "own+restored" : "own";
+	return restored ? "shared+restored" : "shared";
 }
 
 static size_t side_excluded(const struct side *s)

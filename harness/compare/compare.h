@@ -71,7 +71,8 @@ struct cmp_result {
 	unsigned resamples;
 	uint64_t seed;
 	char accel_a[64], accel_b[64];	/* distinct accels of the compared cells, "tcg,kvm" */
-	char boot_a[32], boot_b[32];	/* distinct cell.json boot.mode: "own", "shared", "own,shared" */
+	/* distinct cell.json boot.mode ("+restored": restore): "own", "shared", "own,shared+restored" */
+	char boot_a[64], boot_b[64];
 	bool tcg;
 	struct cmp_group *g;
 	size_t ng;

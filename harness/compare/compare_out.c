@@ -113,8 +113,8 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 		*res->accel_b ? res->accel_b : "-", res->tcg ? "  (tcg: emulated)" : "");
 	fprintf(f, "boots: A %s, B %s%s\n", *res->boot_a ? res->boot_a : "-",
 		*res->boot_b ? res->boot_b : "-", strcmp(res->boot_a, res->boot_b)
-		? "  (different: a cell of a shared boot ran after others in its guest; "
-		  "compare runs of one kind, or see bench/RESULTS.md)" : "");
+		? "  (different: a cell of a shared boot ran after others in its guest, a restored "
+		  "one started from a saved guest; compare runs of one kind, or see bench/RESULTS.md)" : "");
 	fprintf(f, "samples: PASS repeats; * = Welch's t-test p < %g; CI: %.0f%% percentile "
 		"bootstrap of mean(B)/mean(A), %u resamples, seed %#llx\n", res->alpha,
 		(1 - res->alpha) * 100, res->resamples, (unsigned long long)res->seed);

@@ -452,8 +452,11 @@ int cell_start(struct cell *cell)
 		return -1;
 	}
 	cell->pid = boot_spawn(cell->argv.v, log);
-	if (cell->pid > 0 && cell->restored && snapshot_wake(cell->dir, NULL, cell->pid))
+	if (cell->pid > 0 && cell->restored && snapshot_wake(cell->dir, NULL, cell->pid)) {
+		boot_kill_group(cell->pid);
+		cell->pid = 0;
 		return -1;
+	}
 	return cell->pid > 0 ? 0 : -1;
 }
 

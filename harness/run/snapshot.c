@@ -188,14 +188,19 @@ int snapshot_wake(const char *log_dir, const char *group, pid_t qemu)
 	snprintf(p, sizeof(p), "%s/ctl", log_dir);
 	/* Write-only, non-blocking: ENXIO until QEMU (the reader) has it open. */
 	while ((fd = open(p, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-		if (errno != ENXIO || qemu_gone(qemu) || now_mono() > deadline) {
-			rc = errno == ENXIO && !qemu_gone(qemu) ? -1 : 0;
-			if (rc)
-				fprintf(stderr, "error: %s: QEMU did not open it in %d s\n", p, WAKE_TIMEOUT_S);
-			else if (errno != ENXIO)
-				fprintf(stderr, "error: %s: %s\n", p, strerror(errno));
+		int e = errno;
+
+		if (e == ENXIO && qemu_gone(qemu)) {
 			unlink(p);
-			return errno != ENXIO ? -1 : rc;
+			return 0;	/* QEMU ended at its start: the cell's poll sees why */
+		}
+		if (e != ENXIO || now_mono() > deadline) {
+			if (e == ENXIO)
+				fprintf(stderr, "error: %s: QEMU did not open it in %d s\n", p, WAKE_TIMEOUT_S);
+			else
+				fprintf(stderr, "error: %s: %s\n", p, strerror(e));
+			unlink(p);
+			return -1;
 		}
 		nanosleep(&ts, NULL);
 	}
