@@ -47,6 +47,22 @@ pid_t boot_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
+pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group)
+{
+	pid_t pid;
+
+	if (snapshot_ctl_make(dir)) {
+		fprintf(stderr, "error: cannot make %s/ctl: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	pid = boot_spawn(argv, log);
+	if (pid > 0 && snapshot_wake(dir, group, pid)) {
+		boot_kill_group(pid);
+		return -1;
+	}
+	return pid;
+}
+
 int boot_kill_group(pid_t pid)
 {
 	int st;
@@ -87,6 +103,7 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 {
 	char path[PATH_MAX + 32], *text;
 	size_t len = 2;
+	pid_t pid;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
@@ -113,17 +130,13 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 	free(text);
 	if (rc)
 		return -1;
-	if (restored && snapshot_ctl_make(b->dir)) {
-		fprintf(stderr, "error: cannot make %s/ctl: %s\n", b->dir, strerror(errno));
-		return -1;
-	}
 	boot_file(b, "qemu.log", path, sizeof(path));
 	b->t0 = now_mono();
-	b->pid = boot_spawn(argv->v, path);
+	pid = restored ? boot_spawn_restored(argv->v, path, b->dir, name) : boot_spawn(argv->v, path);
+	/* Never -1: boot_stop would signal process group 1. */
+	b->pid = pid > 0 ? pid : 0;
 	b->reusable = true;
-	if (b->pid > 0 && restored && snapshot_wake(b->dir, name, b->pid))
-		return -1;
-	return b->pid > 0 ? 0 : -1;
+	return b->pid ? 0 : -1;
 }
 
 int boot_send(struct boot *b, const char *cell_id)

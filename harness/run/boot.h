@@ -33,6 +33,12 @@ struct boot {
  * stdin /dev/null, stdout and stderr to log; the pid, or -1.
  */
 pid_t boot_spawn(char *const argv[], const char *log);
+/*
+ * boot_spawn of a QEMU that restores a saved guest (run/snapshot.h): the
+ * htab.ctl FIFO made in dir first, then the guest woken with group (NULL:
+ * a boot of its own) once QEMU has it open. -1 (QEMU killed) on failure.
+ */
+pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group);
 /* SIGTERM the group, SIGKILL after 3 s; the wait status. */
 int boot_kill_group(pid_t pid);
 /* A wait status as cell.json's qemu_exit: exit code, -signal, -1. */

@@ -124,6 +124,13 @@ static void cell_qemu_cfg(const struct run_ctx *c, const struct cell *cell, stru
 	};
 }
 
+/* The key of the guest a restored cell starts from (snapshot.h), and q its QEMU configuration. */
+static char *cell_snapshot_key(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
+{
+	cell_qemu_cfg(c, cell, q);
+	return snapshot_key(q, cell->k->snap_files);
+}
+
 /* --restore on: where the guest this cell restores is saved (snapshot.h). */
 static int plan_snapshot(const struct run_ctx *c, struct cell *cell)
 {
@@ -131,8 +138,7 @@ static int plan_snapshot(const struct run_ctx *c, struct cell *cell)
 	struct qemu_cfg q;
 
 	cell->restored = true;
-	cell_qemu_cfg(c, cell, &q);
-	key = snapshot_key(&q, cell->k->snap_files);
+	key = cell_snapshot_key(c, cell, &q);
 	if (!key)
 		return -1;
 	snapshot_cache_dir(c->root, cache, sizeof(cache));
@@ -148,8 +154,7 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struc
 	char *key;
 	int rc;
 
-	cell_qemu_cfg(c, cell, &q);
-	key = snapshot_key(&q, cell->k->snap_files);
+	key = cell_snapshot_key(c, cell, &q);
 	if (!key)
 		return -1;
 	rc = snapshot_valid(cell->snap_dir, key) ? 0
@@ -440,6 +445,7 @@ static void cell_begin(struct cell *cell)
 int cell_start(struct cell *cell)
 {
 	char log[PATH_MAX + 32];
+	pid_t pid;
 
 	cell_begin(cell);
 	cell->boot = NULL;
@@ -447,17 +453,10 @@ int cell_start(struct cell *cell)
 	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
 	snprintf(log, sizeof(log), "%s/%s", cell->dir,
 		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
-	if (cell->restored && snapshot_ctl_make(cell->dir)) {
-		fprintf(stderr, "error: cannot make %s/ctl: %s\n", cell->dir, strerror(errno));
-		return -1;
-	}
-	cell->pid = boot_spawn(cell->argv.v, log);
-	if (cell->pid > 0 && cell->restored && snapshot_wake(cell->dir, NULL, cell->pid)) {
-		boot_kill_group(cell->pid);
-		cell->pid = 0;
-		return -1;
-	}
-	return cell->pid > 0 ? 0 : -1;
+	pid = cell->restored ? boot_spawn_restored(cell->argv.v, log, cell->dir, NULL)
+			     : boot_spawn(cell->argv.v, log);
+	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
+	return cell->pid ? 0 : -1;
 }
 
 int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)

@@ -496,6 +496,18 @@ void run_opts_free(struct run_opts *o)
 	strv_free(&o->boot_opts);
 }
 
+/* A two-valued option, A or B; *set = (the value is SET_BY, one of them). */
+static int parse_either(const char *opt, const char *arg, const char *a, const char *b,
+			const char *set_by, bool *set)
+{
+	if (strcmp(arg, a) && strcmp(arg, b)) {
+		fprintf(stderr, "error: %s '%s': must be %s or %s\n", opt, arg, a, b);
+		return -1;
+	}
+	*set = !strcmp(arg, set_by);
+	return 0;
+}
+
 static int parse_one(struct run_opts *o, int c, const char *arg)
 {
 	switch (c) {
@@ -506,19 +518,9 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_BOOT_OPT:
 		return parse_boot_opt(o, arg);
 	case OPT_PVH:
-		if (strcmp(arg, "auto") && strcmp(arg, "off")) {
-			fprintf(stderr, "error: --pvh '%s': must be auto or off\n", arg);
-			return -1;
-		}
-		o->pvh_off = !strcmp(arg, "off");
-		return 0;
+		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
 	case OPT_RESTORE:
-		if (strcmp(arg, "on") && strcmp(arg, "off")) {
-			fprintf(stderr, "error: --restore '%s': must be on or off\n", arg);
-			return -1;
-		}
-		o->restore = !strcmp(arg, "on");
-		return 0;
+		return parse_either("--restore", arg, "on", "off", "on", &o->restore);
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/fnv.h"
 #include "lib/spawn.h"
 #include "run/host_info.h"
 #include "run/lpj.h"
@@ -33,29 +34,12 @@ long lpj_from_console(const char *text)
 	return v;
 }
 
-static uint64_t fnv64(uint64_t h, const unsigned char *p, size_t n)
-{
-	while (n--) {
-		h ^= *p++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 int lpj_cache_name(const char *image, const char *cpu_model, char *out, size_t n)
 {
-	unsigned char buf[1 << 16];
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A64_INIT;
 	uint32_t cm = 2166136261u;
-	ssize_t got;
-	int fd = open(image, O_RDONLY);
 
-	if (fd < 0)
-		return -1;
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		h = fnv64(h, buf, (size_t)got);
-	close(fd);
-	if (got < 0)
+	if (fnv1a64_file(image, &h))
 		return -1;
 	for (const unsigned char *p = (const unsigned char *)cpu_model; *p; p++) {
 		cm ^= *p;

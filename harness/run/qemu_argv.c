@@ -177,22 +177,30 @@ static int add_cell_dir(struct strv *a, const struct qemu_cfg *c)
 	return add_9p(a, "cell", c->cell_dir, "");
 }
 
-static int add_file_chardev(struct strv *a, const char *id, const char *dir, const char *name)
+/* Where the console, the ports and the FIFOs are: the log directory, else the share. */
+static const char *logs_of(const struct qemu_cfg *c)
 {
-	char *d = qemu_escape(dir);
+	return c->log_dir ? c->log_dir : c->cell_dir;
+}
+
+/* -chardev BACKEND,id=ID,path=LOGS/NAME (file: that file; pipe: NAME.in/.out or NAME). */
+static int add_chardev(struct strv *a, const char *backend, const char *id,
+		       const struct qemu_cfg *c, const char *name)
+{
+	char *d = qemu_escape(logs_of(c));
 	int r = 0;
 
 	if (!d)
 		return -1;
 	r |= strv_push(a, "-chardev");
-	r |= strv_pushf(a, "file,id=%s,path=%s/%s", id, d, name);
+	r |= strv_pushf(a, "%s,id=%s,path=%s/%s", backend, id, d, name);
 	free(d);
 	return r;
 }
 
 static int add_console(struct strv *a, const struct qemu_cfg *c)
 {
-	int r = add_file_chardev(a, "con", c->log_dir ? c->log_dir : c->cell_dir, "console.log");
+	int r = add_chardev(a, "file", "con", c, "console.log");
 
 	r |= strv_push(a, "-serial");
 	r |= strv_push(a, "chardev:con");
@@ -206,22 +214,9 @@ static int add_exit_port(struct strv *a, const struct qemu_cfg *c)
 
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "virtio-serial-pci");
-	r |= add_file_chardev(a, "ret", c->log_dir ? c->log_dir : c->cell_dir, "exit_status");
+	r |= add_chardev(a, "file", "ret", c, "exit_status");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "virtserialport,chardev=ret,name=htab.ret");
-	return r;
-}
-
-static int add_pipe_chardev(struct strv *a, const char *id, const char *dir)
-{
-	char *d = qemu_escape(dir);
-	int r = 0;
-
-	if (!d)
-		return -1;
-	r |= strv_push(a, "-chardev");
-	r |= strv_pushf(a, "pipe,id=%s,path=%s/%s", id, d, id);
-	free(d);
 	return r;
 }
 
@@ -233,19 +228,18 @@ static int add_pipe_chardev(struct strv *a, const char *id, const char *dir)
  */
 static int add_restore(struct strv *a, const struct qemu_cfg *c)
 {
-	const char *dir = c->log_dir ? c->log_dir : c->cell_dir;
 	char *q;
 	int r = 0;
 
 	if (c->restore == QR_NONE)
 		return 0;
-	r |= add_pipe_chardev(a, "ctl", dir);
+	r |= add_chardev(a, "pipe", "ctl", c, "ctl");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "virtserialport,chardev=ctl,name=htab.ctl");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "vmgenid,guid=auto");
 	if (c->restore == QR_SAVE) {
-		r |= add_pipe_chardev(a, "qmp", dir);
+		r |= add_chardev(a, "pipe", "qmp", c, "qmp");
 		r |= strv_push(a, "-mon");
 		r |= strv_push(a, "chardev=qmp,mode=control");
 		return r;

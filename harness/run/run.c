@@ -692,18 +692,19 @@ static int prepare_snapshots(struct sched *s)
 		for (size_t j = 0; j < seen.n; j++)
 			dup |= !strcmp(seen.v[j], cell.snap_dir);
 		if (!dup && !strv_push(&seen, cell.snap_dir)) {
+			const char *name = strrchr(cell.snap_dir, '/') + 1;
+
 			progress_line(&s->prog, "snapshot %s: the guest of %s at %d vCPUs (%d MB)",
-				      strrchr(cell.snap_dir, '/') + 1, cell.k->label, cell.vcpus, cell.mem_mb);
+				      name, cell.k->label, cell.vcpus, cell.mem_mb);
 			r = cell_snapshot_ensure(s->c, &cell, &info);
 			if (r < 0)
 				rc = -1;
 			else if (r)
 				progress_line(&s->prog, "snapshot %s: saved (boot %.1f s, save %.1f s, %.0f MB) in %s",
-					      strrchr(cell.snap_dir, '/') + 1, info.boot_s, info.save_s,
-					      info.bytes / 1e6, cell.snap_dir);
+					      name, info.boot_s, info.save_s, info.bytes / 1e6, cell.snap_dir);
 			else
 				progress_line(&s->prog, "snapshot %s: in the cache (saved before; key checked in %.2f s)",
-					      strrchr(cell.snap_dir, '/') + 1, now_mono() - t0);
+					      name, now_mono() - t0);
 		}
 		cell_free(&cell);
 	}

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/fnv.h"
 #include "lib/qmp.h"
 #include "run/boot.h"
 #include "run/snapshot.h"
@@ -29,29 +30,6 @@ void snapshot_cache_dir(const char *root, char *out, size_t n)
 		snprintf(out, n, "%s", e);
 	else
 		snprintf(out, n, "%s/vm-images/out/snapshots", root);
-}
-
-static uint64_t fnv64(uint64_t h, const unsigned char *p, size_t n)
-{
-	while (n--) {
-		h ^= *p++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-static int hash_file(const char *path, uint64_t *h)
-{
-	unsigned char buf[1 << 16];
-	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		*h = fnv64(*h, buf, (size_t)got);
-	close(fd);
-	return got < 0 ? -1 : 0;
 }
 
 /* A bare name is looked up in PATH, as execvp does. */
@@ -79,13 +57,13 @@ static int find_in_path(const char *name, char *out, size_t n)
 
 int snapshot_files_id(const char *qemu, const char *image, const char *initrd, char *out, size_t n)
 {
-	uint64_t h = 14695981039346656037ULL;
+	uint64_t h = FNV1A64_INIT;
 	char bin[PATH_MAX];
 
 	if (find_in_path(qemu, bin, sizeof(bin)))
 		return -1;
 	for (const char *const *f = (const char *const[]){ image, initrd, bin, NULL }; *f; f++)
-		if (hash_file(*f, &h))
+		if (fnv1a64_file(*f, &h))
 			return -1;
 	snprintf(out, n, "%016llx", (unsigned long long)h);
 	return 0;
@@ -119,7 +97,7 @@ out:
 
 void snapshot_dir_of(const char *cache, const char *key, char *out, size_t n)
 {
-	uint64_t h = fnv64(14695981039346656037ULL, (const unsigned char *)key, strlen(key));
+	uint64_t h = fnv1a64(FNV1A64_INIT, key, strlen(key));
 
 	snprintf(out, n, "%s/%016llx", cache, (unsigned long long)h);
 }
