@@ -15,6 +15,7 @@
 # Run it alone: a neighbour's load is measured too (the load is printed).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib/relpath.sh"
 out=${BOOT_ONCE_OUT:-$root/bench/out/boot-once-$(date +%Y%m%d-%H%M%S)}
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(--cpus 16 --workload full_update,overwrite,churn --repeat 3)
@@ -36,4 +37,4 @@ echo
 echo "compare (A = per-cell, B = shared):"
 "$root/harness/htab-torture" compare "$out/per-cell" "$out/shared"
 echo
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $out (TCG results are emulated)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $(root_rel "$out") (TCG results are emulated)"

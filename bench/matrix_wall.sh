@@ -14,6 +14,7 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 ht=$root/harness/htab-torture
+. "$root/bench/lib/relpath.sh"
 out= from=
 args=()
 while [ $# -gt 0 ]; do
@@ -39,7 +40,7 @@ fi
 s=$out/summary.json
 [ -s "$s" ] || { echo "matrix_wall: no $s" >&2; exit 2; }
 wall=$(cat "$out/bench_wall_s" 2>/dev/null || jq '[.cells[].timings.wall_s // 0] | add' "$s")
-echo "run: $out"
+echo "run: $(root_rel "$out")"
 echo "host: $(nproc) CPUs, accel $(jq -r '.cells[0].accel' "$s"), $(jq '.cells | length' "$s") cells, duration $(jq '.cells[0].duration_s' "$s") s each"
 echo
 printf '%-34s %8s %8s %8s %8s %8s %8s %8s  %s\n' cell wall boot attach stress teardown shutdown ratio verdict

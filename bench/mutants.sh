@@ -22,6 +22,7 @@
 # restored guests).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
+. bench/lib/relpath.sh
 
 out=${MUTANTS_OUT:-results/mutants-$(date +%Y%m%d-%H%M%S)}
 cpus=${MUTANTS_CPUS:-4}
@@ -106,5 +107,5 @@ echo
 echo "mutation score: $killed/$total mutants killed in every repeat"
 echo "false alarms on fixed: $false_alarms of $fixed_cells cells"
 echo "crash-to-verdict latency: $lat"
-echo "wall: ${wall} s; host load at the end: $(cut -d' ' -f1-3 /proc/loadavg); run: $out"
+echo "wall: ${wall} s; host load at the end: $(cut -d' ' -f1-3 /proc/loadavg); run: $(root_rel "$out")"
 [ "$killed" -eq "$total" ] && [ "$false_alarms" -eq 0 ]

@@ -14,6 +14,7 @@
 # Run it alone: a neighbour's load is measured too (the load is printed).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib/relpath.sh"
 ht=$root/harness/htab-torture
 out=${RESTORE_AB_OUT:-$root/bench/out/restore-ab-$(date +%Y%m%d-%H%M%S)}
 args=("$@")
@@ -46,4 +47,4 @@ for n in ${RESTORE_AB_CPUS:-16 96}; do
 	"$ht" compare "$out/cold-v$n" "$out/restored-v$n"
 done
 echo
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $out (TCG results are emulated)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $(root_rel "$out") (TCG results are emulated)"

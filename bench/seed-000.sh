@@ -12,6 +12,8 @@
 set -u
 [ $# -eq 1 ] || { echo "usage: bench/seed-000.sh RUN_DIR" >&2; exit 2; }
 run=$(cd "$1" 2>/dev/null && pwd) || { echo "seed-000: RUN_DIR '$1': not a directory" >&2; exit 2; }
+. "$(dirname "$0")/lib/relpath.sh"
+shown=$(root_rel "$run")	# printed: relative to the checkout's root
 cd "$(dirname "$0")/.." || exit 2
 seeds=bench/seeds.tsv
 
@@ -48,7 +50,7 @@ awk -F '\t' '$1 == "000" && $6 == "bench bpf-hashmap-full-update" && $7 == 48 {
 	{ echo "seed-000: no seed 000 48-CPU lines in $seeds" >&2; exit 2; }
 
 echo
-echo "== ours ($run):"
+echo "== ours ($shown):"
 jq -r '
   (.groups[] | select(.vcpus == 16 and .workload == "full_update" and
                       .kernel_a == "before-000" and .kernel_b == "fixed")) as $g

@@ -53,7 +53,7 @@ seed_mark 002 "$run"
 printf '== seed 002: htab-mem, per-producer ops/s and the map'"'"'s memory, the seed beside ours\n'
 printf 'seed: %s\n      %s\n' "$src" "$machine"
 printf 'ours: %s; %s vCPUs, hash map max_entries %s, value_size 16 (the module'"'"'s minimum), %s x %s s per scenario and map; cells: %s\n' \
-	"$run" "$vcpus" "$entries" "$reps" "$dur" "$verdicts"
+	"$shown" "$vcpus" "$entries" "$reps" "$dur" "$verdicts"
 printf 'accel: %s%s\n' "$accel" "$([ "$accel" = tcg ] && echo ' (emulated: QEMU TCG, the vCPUs share this host'"'"'s 2 cores; not hardware figures)')"
 echo
 fmt='%-20s %-44s %18s %18s %16s\n'

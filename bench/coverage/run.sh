@@ -17,6 +17,7 @@
 # the report or a coverage figure is missing.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
+. bench/lib/relpath.sh
 
 : "${COVERAGE_OUT:=results/coverage-$(date +%Y%m%d-%H%M%S)}" "${COVERAGE_CPUS:=4}" \
 	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}" \
@@ -45,6 +46,7 @@ for f in percpu_freelist.c hashtab.c; do
 	[ -n "$row" ] || { row="no figure (see the errors above)"; missing=1; }
 	echo "  $f: $row"
 done
-echo "# wall ${wall} s; $out/report.html (annotated source: $out/coverage/<workload>/)"
+shown=$(root_rel "$out")
+echo "# wall ${wall} s; $shown/report.html (annotated source: $shown/coverage/<workload>/)"
 [ $missing -eq 0 ] || exit 1
 exit $rc

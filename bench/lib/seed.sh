@@ -16,9 +16,12 @@ seed_mark() {
 	exec > >(tee "${files[@]}")
 }
 
+. "$(dirname "${BASH_SOURCE[0]}")/relpath.sh"	# root_rel
+
 # seed_open ID SUMMARY_REL ARGS...: the checks every seed script starts with:
 # one argument RUN_DIR (else usage, exit 2), a directory holding SUMMARY_REL
-# (summary.json, or bpf/summary.json ...); sets run (absolute), sum, seeds
+# (summary.json, or bpf/summary.json ...); sets run (absolute), shown (run
+# relative to the checkout's root, for printing: root_rel), sum, seeds
 # (the data file), src (the seed's patch, list, date, where quoted) and
 # machine; the caller is left in the repository's root. Exit 2 on each.
 seed_open() {
@@ -26,6 +29,7 @@ seed_open() {
 	shift 2
 	[ $# -eq 1 ] || { echo "usage: bench/seed-$id.sh RUN_DIR" >&2; exit 2; }
 	run=$(cd "$1" 2>/dev/null && pwd) || { echo "seed-$id: RUN_DIR '$1': not a directory" >&2; exit 2; }
+	shown=$(root_rel "$run")
 	cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 	seeds=bench/seed-tables.tsv
 	sum=$run/$rel

@@ -51,7 +51,7 @@ for want in "seed ratio after/before: 13.7x" "391104 events per sec" \
 	    "source: [PATCH v4 1/2] bpf: avoid grabbing spin_locks of all cpus when no free elems (bpf@vger.kernel.org, 2022-06-01" \
 	    "after            median 595112" \
 	    "ratio fixed/before-000: 1.5x, 95% bootstrap CI [1.47, 1.54], Welch p < 0.001" \
-	    "accel: tcg"; do
+	    "accel: tcg" "== ours (tests/out/compare/kernels_run):"; do
 	[[ $seed == *"$want"* ]] || fail "seed-000.sh output lacks '$want' (see $d/seed.txt)"
 	echo "ok: seed-000.sh has '$want'"
 done

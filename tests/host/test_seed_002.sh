@@ -18,6 +18,7 @@ grep -qE '^add_del_on_diff_cpu +seed: bpf ma +15\.60 ± 0\.20 +14\.75 ± 2\.77 +
 # fixture: overwrite non-prealloc ops/s per worker 409600 x (0.98, 1, 1.02) -> 6.40 k/s of 64; the FAIL cell left out
 grep -qE '^overwrite +ours: non-preallocated \(6\.1: bpf ma\) \(n=3\) +6\.40 ± 0\.13 +3\.11 ± 0\.05 +4\.02 ± 0\.02$' <<< "$out" ||
 	fail "our row overwrite/non-preallocated"
+grep -q '^ours: tests/out/seed_002; ' <<< "$out" || fail "ours: not the run relative to the checkout's root"
 grep -qE '^  overwrite +per-prod ops/s  seed 1\.05x   ours 1\.3x \[1\.2[0-9], 1\.3[0-9]\], Welch p < 0\.001$' <<< "$out" ||
 	fail "ratio line with interval"
 grep -q '^accel: tcg (emulated' <<< "$out" || fail "accelerator line"

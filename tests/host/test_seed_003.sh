@@ -17,6 +17,7 @@ grep -qE '^BM_DumpHashMap/1 +2759655 +202707 +0\.073x +4699725 ± 100992 \(n=3\)
 	fail "row BM_DumpHashMap/1"
 grep -qE '^BM_DumpHashMap/39000 +190501036 +187437830 +0\.984x ' <<< "$out" || fail "row 39000 (the seed's 39k)"
 grep -q 'boots: 3 before-003 PASS, 3 fixed PASS, 1 fixed TIMEOUT' <<< "$out" || fail "boots line"
+grep -q '^ours: tests/out/seed_003; ' <<< "$out" || fail "ours: not the run relative to the checkout's root"
 grep -q '^accel: tcg (emulated' <<< "$out" || fail "accelerator line"
 grep -q "^Why TCG figures are not the seed's" <<< "$out" || fail "the TCG line"
 expect_eq "manifest seed" "$(jq -r .seed "$d/manifest.json")" 003

@@ -18,6 +18,7 @@ grep -qE '^513 +1132020 +1221851 +1\.079 \| 3000000 ± 30000 \(3\) +3300000 ± 3
 	fail "row 513"
 expect_eq "size rows" "$(grep -cE '^[0-9]+ +[0-9]+ +[0-9]+ ' <<< "$out")" 12
 grep -qE '^1048577 +260038 +260048 +1\.000 ' <<< "$out" || fail "row 1048577"
+grep -qx 'ours: tests/out/seed_004' <<< "$out" || fail "ours: not the run relative to the checkout's root"
 grep -q '^accel: tcg (emulated' <<< "$out" || fail "accelerator line"
 grep -q "^Why TCG figures are not the seed's" <<< "$out" || fail "the TCG line"
 expect_eq "bpf manifest seed" "$(jq -r .seed "$d/bpf/manifest.json")" 004
