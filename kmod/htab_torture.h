@@ -14,6 +14,7 @@
 #include <linux/rcupdate.h>
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
+#include "compat.h"
 #include "stats.h"
 #include "workloads.h"
 

@@ -27,6 +27,7 @@
 #include "inject.h"
 
 MODULE_LICENSE("GPL");
+HT_IMPORT_BPF_NS();
 MODULE_DESCRIPTION("BPF hash map allocator torture test");
 
 #define ht_param(type, name, init, msg)		\
