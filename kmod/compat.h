@@ -12,6 +12,7 @@
 #include <linux/module.h>
 #include <linux/stringify.h>
 #include <linux/version.h>
+#include <asm/ibt.h>
 
 /*
  * bpf_map_get() and kern_sys_bpf() moved into symbol namespace
@@ -24,5 +25,31 @@
 #else
 #define HT_IMPORT_BPF_NS()
 #endif
+
+/*
+ * A kprobe on sym+0 of a kernel built with CONFIG_X86_KERNEL_IBT lands
+ * past the function's ENDBR64 (ENDBR_INSN_SIZE bytes; 0 without IBT).
+ * The bytes there are ENDBR64 or, where objtool found no indirect caller
+ * and boot sealed it, the poison NOP; is_endbr() accepts both.
+ */
+static inline bool ht_is_endbr_at(const void *addr)
+{
+	return HAS_KERNEL_IBT && is_endbr(*(const u32 *)addr);
+}
+
+/*
+ * Whether an indirect call to addr would trap: the CPU enforces IBT
+ * (never under QEMU TCG, which has no CET) and the ENDBR at addr was
+ * sealed.
+ */
+static inline bool ht_indirect_call_traps(const void *addr)
+{
+#if HAS_KERNEL_IBT
+	return cpu_feature_enabled(X86_FEATURE_IBT) &&
+	       *(const u32 *)addr == gen_endbr_poison();
+#else
+	return false;
+#endif
+}
 
 #endif

@@ -377,12 +377,36 @@ void ht_faults_cleanup(void)
 }
 
 /*
+ * Where kp (registered on a symbol) sits, as an offset from that symbol's
+ * start: kallsyms' "sym+0xOFF/0xSIZE" of its address. 0 for a probe on
+ * sym+0, except on an IBT kernel, where register_kprobe() moves it past
+ * the function's ENDBR64.
+ */
+int ht_kprobe_offset(const struct kprobe *kp, const char *symbol,
+		     unsigned int *off)
+{
+	char buf[KSYM_SYMBOL_LEN + 32], *p, *slash;
+	size_t n = strlen(symbol);
+
+	snprintf(buf, sizeof(buf), "%pS", kp->addr);
+	p = buf + n;
+	slash = strchr(buf, '/');
+	if (strncmp(buf, symbol, n) || *p != '+' || !slash) {
+		pr_err("a probe on %s sits at %s, outside it\n", symbol, buf);
+		return -EINVAL;
+	}
+	*slash = '\0';
+	return kstrtouint(p + 1, 0, off);
+}
+
+/*
  * The address of a kernel function that is neither exported nor in a
  * header (kallsyms_lookup_name() is not exported in 6.1 either): register
  * a disabled kprobe on it, which resolves the symbol and checks it is a
- * probeable function start, and read kp.addr. On x86 without IBT
- * (Debian 6.1) that is the function's entry, callable as such; a non-zero
- * offset would mean the probe moved past an ENDBR, and we refuse.
+ * probeable function start, and read kp.addr. Without IBT (Debian's 6.1)
+ * that is the function's entry; with IBT (Debian's 6.12) it is 4 bytes
+ * past an ENDBR64, and the entry is the ENDBR. Any other offset, or an
+ * indirect call the CPU would trap (ht_indirect_call_traps()), is refused.
  */
 int ht_fault_resolve(const char *symbol, unsigned long *addr)
 {
@@ -390,20 +414,26 @@ int ht_fault_resolve(const char *symbol, unsigned long *addr)
 		.symbol_name = symbol,
 		.flags = KPROBE_FLAG_DISABLED,
 	};
-	char buf[KSYM_SYMBOL_LEN + 32], want[HT_FAULT_SYM_LEN + 8];
+	unsigned int off;
 	int ret;
 
 	ret = register_kprobe(&kp);
 	if (ret)
 		return ret;
-	*addr = (unsigned long)kp.addr;
+	ret = ht_kprobe_offset(&kp, symbol, &off);
 	unregister_kprobe(&kp);
-	snprintf(buf, sizeof(buf), "%pS", (void *)*addr);
-	snprintf(want, sizeof(want), "%s+0x0/", symbol);
-	if (strncmp(buf, want, strlen(want))) {
-		pr_err("%s resolves to %s, not to the function's start\n",
-		       symbol, buf);
+	if (ret)
+		return ret;
+	*addr = (unsigned long)kp.addr - off;
+	if (off && (off != ENDBR_INSN_SIZE || !ht_is_endbr_at((void *)*addr))) {
+		pr_err("%s resolves to %s+%#x, neither its start nor past an ENDBR64\n",
+		       symbol, symbol, off);
 		return -EINVAL;
+	}
+	if (ht_indirect_call_traps((void *)*addr)) {
+		pr_err("%s cannot be called from a module: the CPU enforces IBT and its ENDBR64 is sealed (boot the guest with ibt=off)\n",
+		       symbol);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }

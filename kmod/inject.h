@@ -110,5 +110,7 @@ u32 ht_faults_expected_errors(void);
 u64 ht_faults_forced_e2big(void);
 void ht_faults_json(struct seq_buf *s);
 int ht_fault_resolve(const char *symbol, unsigned long *addr);
+int ht_kprobe_offset(const struct kprobe *kp, const char *symbol,
+		     unsigned int *off);
 
 #endif /* _HT_INJECT_H */

@@ -80,9 +80,16 @@ static int ht_delay_arm(struct ht_fault *f)
 
 	ret = ht_delay_register(f, 0);
 	if (!ret && (f->kprobe.flags & KPROBE_FLAG_FTRACE)) {
-		/* the fentry call: move one (5-byte) instruction on */
+		unsigned int off;
+
+		/*
+		 * the fentry call, at +0 or past an ENDBR64 (IBT): move one
+		 * (5-byte) instruction on from wherever it is
+		 */
+		ret = ht_kprobe_offset(&f->kprobe, f->symbol, &off);
 		unregister_kprobe(&f->kprobe);
-		ret = ht_delay_register(f, MCOUNT_INSN_SIZE);
+		if (!ret)
+			ret = ht_delay_register(f, off + MCOUNT_INSN_SIZE);
 	}
 	f->kp = &f->kprobe;
 	if (ret) {

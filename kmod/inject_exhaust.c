@@ -25,8 +25,9 @@
  * to this CPU's list, where a free on this CPU would put it.
  *
  * __pcpu_freelist_push is not exported: its address comes from a disabled
- * kprobe (ht_fault_resolve()); Debian's 6.1 has no IBT/kCFI to object to
- * an indirect call. If a delay fault probes __pcpu_freelist_push too, its
+ * kprobe (ht_fault_resolve(), which finds the entry past IBT's ENDBR64
+ * and refuses where the CPU would trap the indirect call; Debian's 6.12 is
+ * built with IBT, and QEMU's TCG has no CET to enforce it). If a delay fault probes __pcpu_freelist_push too, its
  * probe does not fire inside this handler (kprobes do not nest) and counts
  * an nmissed instead.
  *
