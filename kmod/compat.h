@@ -52,4 +52,19 @@ static inline bool ht_indirect_call_traps(const void *addr)
 #endif
 }
 
+/*
+ * The per-CPU free target of an LRU map's local lists
+ * (kernel/bpf/bpf_lru_list.c, private to it, so no probe can read it):
+ * LOCAL_FREE_TARGET (128) up to 6.11; from 6.12 (Debian's 6.12.117, and
+ * 6.16 upstream) clamp(max_entries / ncpus / 2, 1, 128).
+ */
+static inline u64 ht_lru_local_free_target(u64 max_entries, unsigned int ncpus)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return clamp_t(u64, div_u64(max_entries, ncpus) / 2, 1, 128);
+#else
+	return 128;
+#endif
+}
+
 #endif

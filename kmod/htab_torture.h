@@ -28,12 +28,15 @@
 /* Map ops per workload step: between stop checks and cond_resched(). */
 #define HT_BATCH		64
 /*
- * An LRU map keeps up to LOCAL_FREE_TARGET (kernel/bpf/bpf_lru_list.c)
- * free nodes in each CPU's local list. When the global free list runs
- * low, the inserting CPU shrinks (evicts) before it steals from other
- * CPUs' local lists, so a map can evict while some nodes are still free.
+ * An LRU map keeps up to its local free target (kernel/bpf/bpf_lru_list.c;
+ * ht_lru_local_free_target() in compat.h) free nodes in each CPU's local
+ * list. When the global free list runs low, the inserting CPU shrinks
+ * (evicts) before it steals from other CPUs' local lists, so a map can
+ * evict while some nodes are still free. The most nodes all CPUs' local
+ * lists can hold:
  */
-#define HT_LRU_LOCAL_FREE_TARGET	128
+#define HT_LRU_LOCAL_SLACK(max_entries)	\
+	((u64)nr_cpu_ids * ht_lru_local_free_target(max_entries, nr_cpu_ids))
 #define HT_MAX_FAILURES		8
 #define HT_FAILURE_LEN		128
 

@@ -592,7 +592,7 @@ static int ht_alloc_threads(void)
  * ENOMEM where the kernel may legitimately run out: bpf_mem_alloc's
  * per-CPU caches refill from irq_work, so a no-prealloc insert can fail
  * under load, and an LRU map whose nodes all fit in the CPUs' local
- * lists (LOCAL_FREE_TARGET each) can find none free on its own CPU.
+ * lists (HT_LRU_LOCAL_SLACK) can find none free on its own CPU.
  */
 static void ht_derive_expectations(void)
 {
@@ -603,7 +603,7 @@ static void ht_derive_expectations(void)
 	else
 		e |= HT_ERRBIT(HT_E2BIG);
 	if (!ht.prealloc ||
-	    (ht.lru && ht.max_entries < (u64)nr_cpu_ids * HT_LRU_LOCAL_FREE_TARGET))
+	    (ht.lru && ht.max_entries < HT_LRU_LOCAL_SLACK(ht.max_entries)))
 		e |= HT_ERRBIT(HT_ENOMEM);
 	ht.expected_errors = e;
 	ht.max_live = ht.wl->max_live ? ht.wl->max_live() : ht.max_entries;

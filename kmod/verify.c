@@ -73,7 +73,7 @@ static void ht_verify_hash(struct ht_verdict *v)
  * after delete-all is: every one of cap NOEXIST inserts succeeds (an
  * -ENOMEM means nodes were lost), the extra insert succeeds too, and the
  * keys still present are at most cap and at least cap minus what may sit
- * in the other CPUs' local free lists (see HT_LRU_LOCAL_FREE_TARGET).
+ * in the other CPUs' local free lists (HT_LRU_LOCAL_SLACK).
  */
 static void ht_verify_lru(struct ht_verdict *v)
 {
@@ -84,8 +84,7 @@ static void ht_verify_lru(struct ht_verdict *v)
 	ret = ht_map_update_raw(v->capacity, ht.ctl_value, BPF_NOEXIST);
 	v->extra_insert_err = ret;
 	v->found = ht_count_found(v->capacity + 1);
-	v->lru_slack = min_t(u32, v->capacity,
-			     nr_cpu_ids * HT_LRU_LOCAL_FREE_TARGET);
+	v->lru_slack = min_t(u64, v->capacity, HT_LRU_LOCAL_SLACK(v->capacity));
 	low = v->capacity - v->lru_slack;
 	if (v->reinserted != v->capacity)
 		ht_verdict_fail("LRU: %u of %u NOEXIST inserts succeeded after delete-all",
