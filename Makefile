@@ -11,20 +11,21 @@
 #   make seed-004  seed 004's lookups/s per LRU map size beside ours: fixed vs before-004, ratio + CI
 #   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
-# The guest kernel: Debian's newest installed linux-image-amd64 that also has
-# headers (the module must be built against exactly the kernel that boots).
-KVER ?= $(shell ls /usr/src 2>/dev/null | sed -n 's/^linux-headers-\(.*-amd64\)$$/\1/p' | \
-	while read v; do [ -e /boot/vmlinuz-$$v ] && echo $$v; done | sort -V | tail -n 1)
+# The guest kernel: the distro kernel `--kernel distro` means
+# (vm-images/lines/default), never whichever line happens to be installed
+# newest; the module must be built against exactly the kernel that boots.
+KVER ?= $(shell vm-images/kernel-lines.sh release 2>/dev/null)
 KDIR ?= /usr/src/linux-headers-$(KVER)
 INITRAMFS := vm-images/out/initramfs-$(KVER).cpio.gz
 RUN_OUT ?= results/run-$(shell date +%Y%m%d-%H%M%S)
 
 # One list, read by `make deps` and by .ci/run through it.
 DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
-	qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static \
+	qemu-system-x86 busybox-static \
 	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
 	libbpf-dev bpftool clang llvm linux-source-6.1 bc flex bison \
-	libelf-dev libssl-dev dwarves rsync python3 chromium lcov
+	libelf-dev libssl-dev dwarves rsync python3 chromium lcov \
+	$(shell vm-images/kernel-lines.sh packages)
 
 .PHONY: all deps module harness image run check unit-tests kmod-test vm-tests clean
 
