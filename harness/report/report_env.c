@@ -86,6 +86,8 @@ static json_t *build_kernels(const struct rep_run *r)
 		json_t *k = kernel_entry(kernels, c->kernel);
 		char *img = NULL;
 
+		set_if(k, "name", cell_str(c, "kernel_name"));
+		set_if(k, "line", cell_str(c, "kernel_line"));
 		set_if(k, "release", cell_str(c, "kernel_release"));
 		set_if(k, "release", json_string_value(json_object_get(c->module_json,
 								       "kernel_release")));

@@ -88,12 +88,16 @@ static void env_html(FILE *f, const struct rep_run *r, json_t *env)
 	fputs(" on ", f);
 	rep_html_esc(f, json_string_value(json_object_get(env, "report_host")));
 	fputs("</td></tr></table>\n<h3>Kernels</h3>\n<table id=kernels><tr><th>label</th>"
-	      "<th>release</th><th>image</th><th>sha256</th></tr>\n", f);
+	      "<th>kernel</th><th>line</th><th>release</th><th>image</th><th>sha256</th></tr>\n", f);
 	json_array_foreach(json_object_get(env, "kernels"), i, k) {
 		const char *sha = json_string_value(json_object_get(k, "sha256"));
 
 		fputs("<tr><td>", f);
 		rep_html_esc(f, json_string_value(json_object_get(k, "label")));
+		fputs("</td><td>", f);
+		rep_html_esc(f, json_string_value(json_object_get(k, "name")) ?: "not recorded");
+		fputs("</td><td>", f);
+		rep_html_esc(f, json_string_value(json_object_get(k, "line")) ?: "not recorded");
 		fputs("</td><td>", f);
 		rep_html_esc(f, json_string_value(json_object_get(k, "release")) ?: "unknown");
 		fputs("</td><td><code>", f);

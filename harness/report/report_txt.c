@@ -41,9 +41,13 @@ static void env_text(FILE *f, const struct rep_run *r, json_t *env)
 	fprintf(f, "  host:  %s\n  accel: %s\n  kernels:\n", h ? h : "?", acc ? acc : "?");
 	json_array_foreach(json_object_get(env, "kernels"), i, k) {
 		const char *sha = json_string_value(json_object_get(k, "sha256"));
+		const char *name = json_string_value(json_object_get(k, "name"));
+		const char *line = json_string_value(json_object_get(k, "line"));
 
-		fprintf(f, "    %-12s %s  %s\n      sha256 %s%s%s%s\n",
-			json_string_value(json_object_get(k, "label")),
+		fprintf(f, "    %-12s ", json_string_value(json_object_get(k, "label")));
+		if (line)
+			fprintf(f, "(%s, line %s) ", name ? name : "?", line);
+		fprintf(f, "%s  %s\n      sha256 %s%s%s%s\n",
 			json_string_value(json_object_get(k, "release")) ?: "(release unknown)",
 			json_string_value(json_object_get(k, "image")) ?: "(image not recorded)",
 			sha ? sha : "not available", sha ? " (" : "",

@@ -15,7 +15,9 @@
 
 /* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
 struct kernel_res {
-	char label[64];			/* "distro", a variant name, or "host" */
+	char label[64];			/* as given: "distro", "distro-6.12", a variant, "host" */
+	char name[64];			/* what it resolved to: "distro-6.1" for "distro" */
+	char line[16];			/* the kernel line: "6.1", "6.12" (of the release) */
 	char image[PATH_MAX];		/* "" with --target host */
 	char release[128];
 	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */

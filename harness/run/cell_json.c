@@ -387,6 +387,8 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 		if (v)
 			axis_to_json(a, j, v);
 	}
+	json_object_set_new(j, "kernel_name", json_string(cell->k->name));
+	json_object_set_new(j, "kernel_line", json_string(cell->k->line));
 	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
 	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
 	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));

@@ -37,14 +37,20 @@ int parse_build_line(const char *line, struct kernel_res *k)
 	       kv(line, "HASH", k->hash, sizeof(k->hash)) ? -1 : 0;
 }
 
-static void build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
+static void script_path(const struct run_ctx *c, const char *env, const char *rel,
+			char *out, size_t n)
 {
-	const char *e = getenv("HTAB_BUILD_KERNEL");
+	const char *e = getenv(env);
 
 	if (e && *e)
 		snprintf(out, n, "%s", e);
 	else
-		snprintf(out, n, "%s/vm-images/build-kernel.sh", c->root);
+		snprintf(out, n, "%s/vm-images/%s", c->root, rel);
+}
+
+static void build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
+{
+	script_path(c, "HTAB_BUILD_KERNEL", "build-kernel.sh", out, n);
 }
 
 static int check_variant(const struct run_ctx *c, const char *label)
@@ -67,11 +73,18 @@ static int check_variant(const struct run_ctx *c, const char *label)
 
 		spawn_run(argv, NULL, &l2);
 
+		char lines[PATH_MAX], *l3 = NULL;
+
+		script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", lines, sizeof(lines));
+		spawn_run((char *[]){ lines, "labels", NULL }, NULL, &l3);
 		fprintf(stderr, "error: --kernel '%s': unknown; valid: distro", label);
+		for (char *s = l3 ? strtok(l3, "\n") : NULL; s; s = strtok(NULL, "\n"))
+			fprintf(stderr, ", %s", s);
 		for (char *s = l2 ? strtok(l2, "\n") : NULL; s; s = strtok(NULL, "\n"))
 			fprintf(stderr, ", %s", s);
 		fputc('\n', stderr);
 		free(l2);
+		free(l3);
 	}
 	free(list);
 	return found ? 0 : -1;
@@ -107,7 +120,9 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 }
 
 /*
- * The module for a variant, in vm-images/build/kmod-<variant>-<hash>/: a copy
+ * The module for a variant, in vm-images/build/kmod-<variant>-<hash>/, or
+ * for a distro kernel other than the one kmod/ is built for, in
+ * vm-images/build/kmod-<distro label>-<release>/: a copy
  * of kmod/'s sources built with make -C KDIR M=…; rebuilt when a kmod/ source
  * is newer than the .ko. Built in DIR.tmp and renamed, so a half build is
  * never used; under DIR.lock (flock), so two runs at once do not build in
@@ -118,7 +133,8 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	char dir[PATH_MAX], cmd[6 * PATH_MAX], *qd, *qs, *qk;
 	int rc;
 
-	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, k->label, k->hash);
+	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, k->name,
+		 k->hash[0] ? k->hash : k->release);
 	snprintf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir);
 	qd = shell_quote(dir);
 	snprintf(cmd, sizeof(cmd), "%s/kmod", c->root);
@@ -132,7 +148,7 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	}
 	snprintf(cmd, sizeof(cmd),
 		 "d=%s; s=%s; k=%s; "
-		 "exec 9> \"$d.lock\" && flock 9 || exit 1; "
+		 "mkdir -p \"$(dirname \"$d\")\" && exec 9> \"$d.lock\" && flock 9 || exit 1; "
 		 "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
 		 "echo \"building $d/htab_torture.ko against $k\" >&2; "
 		 "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
@@ -172,16 +188,36 @@ static int resolve_given_image(const struct run_ctx *c, struct kernel_res *k)
 	return 0;
 }
 
-static int resolve_distro(struct kernel_res *k)
+/* Is label one of Debian's kernels (vm-images/lines/): distro or distro-LINE...? */
+static bool is_distro_label(const char *label)
 {
-	char err[PATH_MAX + 128];
+	return !strcmp(label, "distro") || !strncmp(label, "distro-", 7);
+}
 
-	if (distro_release("", k->release, sizeof(k->release), err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
+/*
+ * A distro label through vm-images/kernel-lines.sh resolve (HTAB_KERNEL_LINES
+ * overrides, for tests): which table row it is, the newest installed
+ * release of it, its image and headers. The script's own message says
+ * what is unknown or what to install.
+ */
+static int resolve_distro(const struct run_ctx *c, struct kernel_res *k)
+{
+	char script[PATH_MAX], *out = NULL;
+	char *argv[] = { script, "resolve", k->label, NULL };
+	int rc;
+
+	script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", script, sizeof(script));
+	rc = spawn_run(argv, NULL, &out);
+	if (rc || !out || kv(out, "LABEL", k->name, sizeof(k->name)) ||
+	    kv(out, "RELEASE", k->release, sizeof(k->release)) ||
+	    kv(out, "IMAGE", k->image, sizeof(k->image)) ||
+	    kv(out, "KDIR", k->kdir, sizeof(k->kdir))) {
+		fprintf(stderr, "error: --kernel '%s': %s resolve %s failed (exit %d)\n",
+			k->label, script, k->label, rc);
+		free(out);
 		return -1;
 	}
-	snprintf(k->image, sizeof(k->image), "/boot/vmlinuz-%s", k->release);
-	snprintf(k->kdir, sizeof(k->kdir), "/usr/src/linux-headers-%s", k->release);
+	free(out);
 	return 0;
 }
 
@@ -214,17 +250,38 @@ static int check_module(const struct run_ctx *c, struct kernel_res *k)
 	return 0;
 }
 
+/* kmod/'s module, when it was built for this release (make builds it for the default). */
+static bool kmod_module_fits(const struct run_ctx *c, const struct kernel_res *k)
+{
+	char ko[PATH_MAX], vermagic[128];
+
+	snprintf(ko, sizeof(ko), "%s/kmod/htab_torture.ko", c->root);
+	return !module_vermagic(ko, vermagic, sizeof(vermagic)) && !strcmp(vermagic, k->release);
+}
+
+/* "6.12" of "6.12.117+deb12-rt-amd64": the kernel line a release belongs to. */
+static void line_of_release(const char *release, char *out, size_t n)
+{
+	size_t len = strspn(release, "0123456789");
+
+	if (release[len] == '.')
+		len += 1 + strspn(release + len + 1, "0123456789");
+	snprintf(out, n, "%.*s", (int)len, release);
+}
+
 static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 {
 	const struct run_opts *o = c->o;
-	bool variant = strcmp(k->label, "distro") != 0;
 
+	snprintf(k->name, sizeof(k->name), "%s", k->label);
 	if (c->target_host) {
 		struct utsname u;
 
 		uname(&u);
 		snprintf(k->label, sizeof(k->label), "host");
+		snprintf(k->name, sizeof(k->name), "host");
 		snprintf(k->release, sizeof(k->release), "%s", u.release);
+		line_of_release(k->release, k->line, sizeof(k->line));
 		/* Whether it loads here is host_target_check's question (it says why not). */
 		if (o->module)
 			snprintf(k->module, sizeof(k->module), "%s", o->module);
@@ -235,8 +292,11 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 	if (o->kernel_image) {
 		if (resolve_given_image(c, k))
 			return -1;
-	} else if (!variant) {
-		if (resolve_distro(k))
+	} else if (is_distro_label(k->label)) {
+		if (resolve_distro(c, k))
+			return -1;
+		if (!o->module && !kmod_module_fits(c, k) && build_variant_module(c, k) &&
+		    !o->dry_run)
 			return -1;
 	} else {
 		if (check_variant(c, k->label) || build_variant(c, k))
@@ -244,6 +304,7 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 		if (!o->module && build_variant_module(c, k) && !o->dry_run)
 			return -1;
 	}
+	line_of_release(k->release, k->line, sizeof(k->line));
 	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s.cpio.gz",
 		 c->root, k->release);
 	if (check_module(c, k)) {

@@ -1,5 +1,4 @@
 /* Where things are: the repo root, the guest kernel, its initramfs, the module. */
-#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -31,49 +30,6 @@ int repo_root(char *out, size_t n)
 	/* <root>/harness/htab-torture: two dirname()s. */
 	snprintf(out, n, "%s", dirname(dirname(exe)));
 	return 0;
-}
-
-int distro_release(const char *sysroot, char *out, size_t n, char *err, size_t errlen)
-{
-	char best[256] = "", newest[256] = "", path[PATH_MAX];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "%s/lib/modules", sysroot);
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d)) != NULL) {
-			const char *r = de->d_name;
-			char img[PATH_MAX], hdr[PATH_MAX];
-
-			if (r[0] == '.')
-				continue;
-			if (!newest[0] || strverscmp(r, newest) > 0)
-				snprintf(newest, sizeof(newest), "%s", r);
-			snprintf(img, sizeof(img), "%s/boot/vmlinuz-%s", sysroot, r);
-			snprintf(hdr, sizeof(hdr), "%s/usr/src/linux-headers-%s", sysroot, r);
-			if (!file_exists(img) || !file_exists(hdr))
-				continue;
-			if (!best[0] || strverscmp(r, best) > 0)
-				snprintf(best, sizeof(best), "%s", r);
-		}
-		closedir(d);
-	}
-	if (best[0]) {
-		snprintf(out, n, "%s", best);
-		return 0;
-	}
-	if (!newest[0]) {
-		snprintf(err, errlen, "no kernel in %s/lib/modules (install linux-image-amd64)", sysroot);
-	} else {
-		snprintf(path, sizeof(path), "%s/boot/vmlinuz-%s", sysroot, newest);
-		if (!file_exists(path))
-			snprintf(err, errlen, "kernel image %s not found (install linux-image-amd64)", path);
-		else
-			snprintf(err, errlen, "kernel headers %s/usr/src/linux-headers-%s not found (install linux-headers-amd64)",
-				 sysroot, newest);
-	}
-	return -1;
 }
 
 int bzimage_release(const char *image, char *out, size_t n)

@@ -5,11 +5,6 @@
 
 /* Repo root from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
 int repo_root(char *out, size_t n);
-/*
- * Newest release under SYSROOT/lib/modules that also has SYSROOT/boot/vmlinuz-R
- * and SYSROOT/usr/src/linux-headers-R. On failure, err says what to install.
- */
-int distro_release(const char *sysroot, char *out, size_t n, char *err, size_t errlen);
 /* Release string from a bzImage's setup header ("6.1.0-57-amd64"). */
 int bzimage_release(const char *image, char *out, size_t n);
 /* "vermagic=" of a .ko: its first word, the release it was built for. */

@@ -153,7 +153,8 @@ static json_t *run_params(const struct run_ctx *c)
 	for (size_t i = 0; i < o->modparams.n; i++)
 		json_array_append_new(mp, json_string(o->modparams.v[i]));
 	for (int i = 0; i < c->nkernels; i++)
-		json_object_set_new(ks, c->kernels[i].label, json_pack("{s:s, s:s}",
+		json_object_set_new(ks, c->kernels[i].label, json_pack("{s:s, s:s, s:s, s:s}",
+			"name", c->kernels[i].name, "line", c->kernels[i].line,
 			"release", c->kernels[i].release, "hash", c->kernels[i].hash));
 	return json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
 		"duration_s", c->duration_s, "target", c->target_host ? "host" : "vm",

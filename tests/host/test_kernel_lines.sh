@@ -1,0 +1,52 @@
+#!/bin/bash
+# vm-images/kernel-lines.sh: which Debian kernel a distro label means, in
+# a fake sysroot: the newest matching release with image and headers, one
+# line never taken for another (6.12 vs 6.12-rt, 6.1 vs 6.12), `distro`
+# is the recorded default, and errors name the label and what to install.
+. "$(dirname "$0")/../lib.sh"
+kl=$ROOT/vm-images/kernel-lines.sh
+export HTAB_SYSROOT
+HTAB_SYSROOT=$(fresh_dir kernel_lines)
+kernel() {	# release [no-headers]
+	mkdir -p "$HTAB_SYSROOT/lib/modules/$1" "$HTAB_SYSROOT/boot"
+	: > "$HTAB_SYSROOT/boot/vmlinuz-$1"
+	[ "${2:-}" = no-headers ] || mkdir -p "$HTAB_SYSROOT/usr/src/linux-headers-$1"
+}
+kernel 6.1.0-10-amd64
+kernel 6.1.0-57-amd64
+kernel 6.1.0-58-amd64 no-headers
+kernel 6.12.9+deb12-amd64
+kernel 6.12.117+deb12-amd64
+kernel 6.12.117+deb12-rt-amd64
+kernel 6.12.117+deb12-cloud-amd64
+
+expect_eq "default" "$("$kl" default)" distro-6.1
+expect_eq "distro" "$("$kl" release distro)" 6.1.0-57-amd64
+expect_eq "distro-6.1 (version order, headers needed)" "$("$kl" release distro-6.1)" 6.1.0-57-amd64
+expect_eq "distro-6.12" "$("$kl" release distro-6.12)" 6.12.117+deb12-amd64
+expect_eq "distro-6.12-rt" "$("$kl" release distro-6.12-rt)" 6.12.117+deb12-rt-amd64
+expect_eq "resolve" "$("$kl" resolve distro-6.12-rt)" \
+	"LABEL=distro-6.12-rt LINE=6.12 RELEASE=6.12.117+deb12-rt-amd64 IMAGE=$HTAB_SYSROOT/boot/vmlinuz-6.12.117+deb12-rt-amd64 KDIR=$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
+"$kl" labels | grep -qx distro-6.12-rt || fail "labels: no distro-6.12-rt"
+"$kl" packages | grep -qx linux-headers-6.12-rt-amd64 || fail "packages: no RT headers"
+
+err=$("$kl" resolve distro-9.9 2>&1); rc=$?
+expect_eq "unknown label exit" "$rc" 2
+expect_eq "unknown label message" "$err" \
+	"kernel-lines: unknown distro kernel 'distro-9.9' (valid: distro distro-6.1 distro-6.12 distro-6.12-rt)"
+rm -rf "$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
+err=$("$kl" resolve distro-6.12-rt 2>&1); rc=$?
+expect_eq "missing kernel exit" "$rc" 1
+case $err in
+*"distro-6.12-rt (line 6.12) is not installed"*"install linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64"*) echo "ok: says what to install" ;;
+*) fail "missing kernel message: $err" ;;
+esac
+"$kl" bogus 2> /dev/null; expect_eq "usage exit" "$?" 2
+
+# The harness asks the same script and says its answer in its own error.
+if [ -x "$ROOT/harness/htab-torture" ]; then
+	err=$("$ROOT/harness/htab-torture" run --kernel distro-9.9 --dry-run --out "$OUT/kernel_lines/run" 2>&1); rc=$?
+	expect_eq "run --kernel distro-9.9 exit" "$rc" 2
+	case $err in *"unknown distro kernel 'distro-9.9' (valid: distro distro-6.1"*) echo "ok: run names the valid labels" ;;
+	*) fail "run --kernel distro-9.9: $err" ;; esac
+fi
