@@ -3,7 +3,8 @@
 # its README) is classified as its header says — "FILE: clean" for kind
 # none, else "FILE: KIND: TITLE" — alone, all at once and as --json; exit 0
 # only when every file is clean, 1 on a finding, 2 on a usage error (one
-# line naming the file or the option, nothing on stdout).
+# line naming the file or the option, nothing on stdout). Also lib.sh's
+# expect_no_kernel_report, which the VM tests ask instead of grepping.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir scan)
 fx=$ROOT/tests/fixtures/console
@@ -11,7 +12,7 @@ fx=$ROOT/tests/fixtures/console
 # header NAME KEY: the fixture's "# KEY: value"
 header() { sed -n "/^# /!q; s/^# $2: //p" "$fx/$1"; }
 
-want_all= n=0 nclean=0 clean= finding=
+want_all='' n=0 nclean=0 clean='' finding=''
 for f in "$fx"/*.log; do
 	name=${f##*/}
 	# The classifier gets the console after the header, as the unit tests give it.
@@ -69,6 +70,18 @@ usage_error "error: unknown option '--bogus': scan takes --json, --help" scan --
 usage_error "error: no file to scan" scan
 usage_error "error: no file to scan" scan --json
 expect_eq "stdout of a scan with a missing file" "$("$HT" scan "$finding" "$d/missing.log" 2> /dev/null)" ""
+
+# The VM tests' check (lib.sh): passes on clean consoles, fails on a report or a missing file.
+(expect_no_kernel_report "$clean" "$clean") > /dev/null 2>&1 || fail "expect_no_kernel_report: refused a clean console"
+refused() {	# FILE WANT: expect_no_kernel_report fails on FILE, saying WANT…
+	local err
+	err=$( (expect_no_kernel_report "$clean" "$1") 2>&1 > /dev/null) &&
+		fail "expect_no_kernel_report: passed $1"
+	[[ $err == "$2"* ]] || fail "expect_no_kernel_report $1: '$err', want '$2…'"
+	echo "ok: expect_no_kernel_report $1: $err"
+}
+refused "$finding" "FAIL: kernel report in the guest's log: $finding: "
+refused "$d/missing.log" "FAIL: scan exit 2: error: $d/missing.log: No such file"
 
 "$HT" scan --help | grep -q '^usage: htab-torture scan \[--json\] FILE\.\.\.$' || fail "scan --help: no usage line"
 "$HT" --help | grep -q '^  scan ' || fail "htab-torture --help does not list scan"
