@@ -2,7 +2,8 @@
  * htab-torture: the host side of the kit. Boots test VMs that stress the BPF
  * hash map's element allocator and records one verdict per matrix cell.
  * Subcommands: run (report, compare and merge read what run writes); stats
- * summarises any samples the way compare does (the bench scripts use it).
+ * summarises any samples the way compare does (the bench scripts use it);
+ * scan classifies any console file the way run classifies a cell's.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "run/merge.h"
 #include "report/report.h"
 #include "run/run.h"
+#include "scan/scan.h"
 #include "stats/stats_cli.h"
 
 static void usage(FILE *f)
@@ -22,6 +24,7 @@ static void usage(FILE *f)
 	      "  merge    OUT DIR...: join the shards of one plan (run --shard I/N) into one run\n"
 	      "  compare  RUN_A RUN_B, or RUN across its kernels: %change with Welch p and ratio CI\n"
 	      "  stats    NDJSON samples by group: mean ± sd, ratio to a base with Welch p and CI\n"
+	      "  scan     FILE...: each console's first kernel report as run titles it, or clean\n"
 	      "run 'htab-torture COMMAND --help' for its options\n", f);
 }
 
@@ -41,10 +44,12 @@ int main(int argc, char **argv)
 		return cmd_compare(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "stats"))
 		return cmd_stats(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "scan"))
+		return cmd_scan(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats, scan\n", argv[1]);
 	return 2;
 }

@@ -20,6 +20,18 @@ expect_cmp() {
 # fresh_dir NAME: an empty output directory for one test
 fresh_dir() { rm -rf "${OUT:?}/$1"; mkdir -p "$OUT/$1"; echo "$OUT/$1"; }
 
+# expect_no_kernel_report FILE...: the harness's console classifier
+# (`htab-torture scan`) finds no kernel report (WARNING, BUG, Oops, GPF,
+# panic, lockup, stall, hung task, lockdep, KASAN) in any FILE; a FILE that
+# is missing fails too
+expect_no_kernel_report() {
+	local out rc
+	out=$("$HT" scan "$@" 2>&1); rc=$?
+	[ $rc -ne 1 ] || fail "kernel report in the guest's log: $(grep -v ': clean$' <<< "$out")"
+	[ $rc -eq 0 ] || fail "scan exit $rc: $out"
+	echo "ok: no kernel report in $*"
+}
+
 # workloads: the module's workloads, one a line, from kmod/workloads.h (their one list)
 workloads() { sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$ROOT/kmod/workloads.h"; }
 

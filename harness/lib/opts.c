@@ -15,6 +15,16 @@ void opts_long(struct option *out, const struct opt_spec *s, size_t n)
 	out[n] = (struct option){ 0 };
 }
 
+void opts_names(char *buf, size_t size, const struct opt_spec *s, size_t n)
+{
+	size_t len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s--%s", i ? ", " : "", s[i].name);
+}
+
 void opts_help(FILE *f, const struct opt_spec *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {

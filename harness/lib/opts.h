@@ -21,6 +21,8 @@ struct opt_spec {
 void opts_long(struct option *out, const struct opt_spec *s, size_t n);
 /* A fraction 0 < v < 1 from s, or a message naming --name and s on stderr: 0 ok, -1 bad. */
 int opts_fraction(const char *name, const char *s, double *out);
+/* The option names into buf, in table order: "--a, --b, --c". */
+void opts_names(char *buf, size_t size, const struct opt_spec *s, size_t n);
 /* The options by group, in table order: "  --name ARG   help". */
 void opts_help(FILE *f, const struct opt_spec *s, size_t n);
 #endif

@@ -26,4 +26,4 @@ expect_eq "injected == hits (p=1)" "$(jq '.faults[0].injected' "$m")" "$updates"
 expect_cmp "module update p50 (ns)" "$(jq '.latency_ns.update.p50' "$m")" ">=" "$ns"
 expect_cmp "bpftrace pop p50 (ns)" "$(jq '.cells[0].pop_ns.p50' "$s")" ">=" "$ns"
 expect_cmp "bpftrace pops >= injected" "$(jq '.cells[0].pop_ns.count' "$s")" ">=" "$updates"
-! grep -qE 'WARNING:|BUG:|Oops' "$d"/*/console.log || fail "kernel splat in console.log"
+expect_no_kernel_report "$d"/*/console.log

@@ -42,7 +42,8 @@ expect_eq "the warn booted a fresh guest" "$(boot_of "$r/$base-xwarn")" "$base-x
 for id in $base $base-xpanic $base-xhang $base-xwarn; do own_job_only "$r" "$id"; done
 expect_eq "the PASS before the panic: the boot went on" "$(jq .boot.went_on "$r/$base/cell.json")" true
 expect_eq "... and QEMU did not exit then" "$(jq .qemu_exit "$r/$base/cell.json")" null
-grep -q 'Kernel panic - not syncing' "$r/$base-xpanic/console.log" || fail "the panic's console part lacks the panic"
+pc=$r/$base-xpanic/console.log
+expect_eq "the panic's console part" "$("$HT" scan "$pc")" "$pc: panic: kernel panic: sysrq triggered crash"
 grep -q 'htab-init: up at' "$r/$base-xpanic/console.log" && fail "the panic's console part holds the boot"
 grep -q 'htab-init: up at' "$r/$base/console.log" || fail "the boot's first cell's console part lacks the boot"
 expect_eq "boots" "$(ls "$r/boots" | wc -l)" 3
