@@ -23,7 +23,7 @@ RUN_OUT ?= results/run-$(shell date +%Y%m%d-%H%M%S)
 DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 	qemu-system-x86 busybox-static \
 	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
-	libbpf-dev bpftool clang llvm linux-source-6.1 bc flex bison \
+	libbpf-dev bpftool clang llvm bc flex bison \
 	libelf-dev libssl-dev dwarves rsync python3 chromium lcov \
 	$(shell vm-images/kernel-lines.sh packages)
 

@@ -1,20 +1,25 @@
 #!/bin/bash
-# Builds an htab-torture guest kernel variant from Debian's linux-source-6.1.
+# Builds an htab-torture guest kernel variant from a kernel line's Debian
+# source package (vm-images/lines/LINE/line.conf: linux-source-6.1, -6.12).
 #
 # Why it exists: the Debian kernel already carries the seed-000 fix and keeps
 # virtio/9p in modules; the kit needs the "before" behaviour, lock debugging,
 # NR_CPUS >= 96 and fault injection, in a kernel that boots fast under TCG.
 #
-# Usage: build-kernel.sh [--btf] [--force] [-j N] VARIANT
+# Usage: build-kernel.sh [--btf] [--force] [-j N] [LINE/]VARIANT
 #        build-kernel.sh --list
 # A variant is a directory vm-images/kernels/variants/VARIANT/ (or, for the
 # planted-bug kernels of `make mutants`, vm-images/kernels/mutants/VARIANT/) holding
-# variant.conf (DESCRIPTION, FRAGMENTS, PATCHES, optional SEED_TREE) and its
-# patches in patches/. The config is `make allnoconfig` + the fragments
-# (vm-images/kernels/*.config) + CONFIG_LOCALVERSION="-htab-VARIANT", then
-# `make olddefconfig`.
+# variant.conf (DESCRIPTION, FRAGMENTS, PATCHES, optional SEED_TREE, optional
+# LINES: the lines its patches apply to, default every line) and its
+# patches in patches/. LINE is a folder of vm-images/lines/ (default: the
+# line of the default distro kernel, 6.1); --list prints each variant
+# plain (on the default line) and as LINE/VARIANT for each line it supports.
+# The config is `make allnoconfig` + the fragments + CONFIG_LOCALVERSION=
+# "-htab-VARIANT", then `make olddefconfig`; a fragment is taken from
+# vm-images/lines/LINE/ when that line has its own, else vm-images/kernels/.
 #
-# Layout under vm-images/build/ (gitignored):
+# Layout under vm-images/build/ (gitignored), <name> = LINE-VARIANT:
 #   src-<srcversion>/        pristine source, extracted once
 #   tree-<name>/             in-tree build: a hard-linked copy of the pristine
 #                            source with the variant's patches applied (patch
@@ -22,20 +27,20 @@
 #                            break only where a patch writes). It is the KDIR
 #                            for out-of-tree modules.
 #   <name>-<hash12>/         bzImage, System.map, .config, build.info
-# <name> is VARIANT, or VARIANT-btf with --btf (btf.config added).
+# <name> is LINE-VARIANT, or LINE-VARIANT-btf with --btf (btf.config added).
 # The hash covers: the source package version, the fragments' content, the
 # patches' content, the name (it is in CONFIG_LOCALVERSION) and RECIPE below.
 # The same hash with an up-to-date tree returns at once; a changed patch set
 # rebuilds incrementally in the same tree (only the touched files recompile).
 #
 # Last line on stdout (shell-assignable, for the Makefile/harness):
-#   KERNEL_IMAGE=... KERNEL_RELEASE=... KDIR=... HASH=...
+#   KERNEL_IMAGE=... KERNEL_RELEASE=... KDIR=... HASH=... LINE=...
 # Progress goes to stderr; the full make log is in tree-<name>/.htab-build.log.
 # Exit: 0 ok, 1 build failed, 2 usage error / unknown variant.
 #
 # Environment: HTAB_JOBS (default nproc), HTAB_NICE (default 10),
-#   HTAB_KSRC_TAR (default /usr/src/linux-source-6.1.tar.xz),
-#   HTAB_KSRC_PKG (default linux-source-6.1), HTAB_KBUILD (default vm-images/build).
+#   HTAB_KSRC_TAR, HTAB_KSRC_PKG (default: the line's SOURCE_TAR and
+#   SOURCE_PKG), HTAB_KBUILD (default vm-images/build).
 set -euo pipefail
 
 # Bump when the way a tree is configured or built changes, to miss old caches.
@@ -45,8 +50,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 kdir_conf=$here/kernels
 vdir_roots=("$kdir_conf/variants" "$kdir_conf/mutants")
 build=${HTAB_KBUILD:-$here/build}
-src_tar=${HTAB_KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
-src_pkg=${HTAB_KSRC_PKG:-linux-source-6.1}
+lines_dir=$here/lines
 jobs=${HTAB_JOBS:-$(nproc)}
 nice_lvl=${HTAB_NICE:-10}
 
@@ -55,11 +59,29 @@ die() { msg "$*"; exit 1; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
+lines() { for l in "$lines_dir"/*/line.conf; do basename "$(dirname "$l")"; done; }
+default_line() { "$here/kernel-lines.sh" line distro; }
+
+# The lines variant dir $1 supports (its LINES, or every line).
+variant_lines() {
+	local LINES=''
+	# shellcheck source=/dev/null
+	LINES=$(. "$1/variant.conf"; echo "${LINES:-}")
+	echo "${LINES:-$(lines)}"
+}
+
 variants() {
-	local r d
+	local r d l dl
+	dl=$(default_line)
 	for r in "${vdir_roots[@]}"; do
 		for d in "$r"/*/; do
-			[ -f "$d/variant.conf" ] && basename "$d"
+			[ -f "$d/variant.conf" ] || continue
+			for l in $(variant_lines "$d"); do
+				[ "$l" = "$dl" ] && basename "$d"
+			done
+			for l in $(variant_lines "$d"); do
+				echo "$l/$(basename "$d")"
+			done
 		done
 	done
 }
@@ -93,30 +115,51 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$variant" ] || usage
+line=$(default_line)
+case $variant in */*) line=${variant%%/*}; variant=${variant#*/} ;; esac
 vdir=
 [[ "$variant" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] && vdir=$(variant_dir "$variant")
 if [ -z "$vdir" ]; then
 	msg "unknown variant '$variant'; valid: $(variants | tr '\n' ' ')"
 	exit 2
 fi
+if [[ ! "$line" =~ ^[0-9][0-9.]*$ ]] || [ ! -f "$lines_dir/$line/line.conf" ]; then
+	msg "unknown kernel line '$line'; valid: $(lines | tr '\n' ' ')"
+	exit 2
+fi
+case " $(variant_lines "$vdir" | tr '\n' ' ') " in
+*" $line "*) ;;
+*) msg "variant $variant does not support line $line (its LINES: $(variant_lines "$vdir" | tr '\n' ' '))"; exit 2 ;;
+esac
+SOURCE_PKG='' SOURCE_TAR=''
+# shellcheck source=/dev/null
+. "$lines_dir/$line/line.conf"
+src_tar=${HTAB_KSRC_TAR:-$SOURCE_TAR}
+src_pkg=${HTAB_KSRC_PKG:-$SOURCE_PKG}
 
-DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE=''
+DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE='' LINES=''
 # shellcheck source=/dev/null
 . "$vdir/variant.conf"
 [ -n "$FRAGMENTS" ] || die "$vdir/variant.conf: FRAGMENTS is empty"
-name=$variant
-seed_variant=$SEED_TREE
+name=$line-$variant
+seed_variant=${SEED_TREE:+$line/$SEED_TREE}
+[ -n "$SEED_TREE" ] && SEED_TREE=$line-$SEED_TREE
 if [ $btf = 1 ]; then
-	name=$variant-btf
+	name=$name-btf
 	FRAGMENTS="$FRAGMENTS btf.config"
 	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-btf
 fi
-localversion=-htab-$name
+localversion=-htab-${name#"$line-"}
 
 frag_files=()
 for f in $FRAGMENTS; do
-	[ -f "$kdir_conf/$f" ] || die "$vdir/variant.conf: no fragment $kdir_conf/$f"
-	frag_files+=("$kdir_conf/$f")
+	if [ -f "$lines_dir/$line/$f" ]; then
+		frag_files+=("$lines_dir/$line/$f")
+	elif [ -f "$kdir_conf/$f" ]; then
+		frag_files+=("$kdir_conf/$f")
+	else
+		die "$vdir/variant.conf: no fragment $f in $lines_dir/$line/ or $kdir_conf/"
+	fi
 done
 patch_files=()
 for p in $PATCHES; do
@@ -126,11 +169,12 @@ done
 
 srcver=$(dpkg-query -W -f='${Version}' "$src_pkg" 2>/dev/null) ||
 	die "package $src_pkg is not installed"
-[ -f "$src_tar" ] || die "no $src_tar"
+[ -f "$src_tar" ] || die "no $src_tar (install $src_pkg: make deps)"
 
 hash=$(
 	echo "recipe $RECIPE"
 	echo "source $src_pkg $srcver"
+	echo "line $line"
 	echo "name $name"
 	for f in "${frag_files[@]}"; do echo "fragment $(basename "$f")"; cat "$f"; done
 	for p in "${patch_files[@]}"; do echo "patch $(basename "$p")"; cat "$p"; done
@@ -144,7 +188,7 @@ mkdir -p "$build"
 
 result() {
 	echo "KERNEL_IMAGE=$out/bzImage KERNEL_RELEASE=$(cat "$out/kernel.release")" \
-		"KDIR=$tree HASH=$h12"
+		"KDIR=$tree HASH=$h12 LINE=$line"
 }
 
 # One build per tree at a time; a second caller waits, then hits the cache.
@@ -360,6 +404,7 @@ echo "$release" > "$out.tmp/kernel.release"
 t_end=$(now)
 cat > "$out.tmp/build.info" <<EOF
 variant=$variant
+line=$line
 name=$name
 description=$DESCRIPTION
 hash=$hash

@@ -1,12 +1,13 @@
 #!/bin/sh
 # The kernel lines and their Debian kernels, read from vm-images/lines/
-# (one folder per line, each with a table `distro`: label, release ERE,
-# packages). The one place that answers "which distro kernel is LABEL":
+# (one folder per line, each with line.conf: the source package variants
+# are built from, and a table `distro`: label, release ERE, packages). The one place that answers "which distro kernel is LABEL":
 # the harness, the Makefile, bench and tests all ask it.
 #
 # Usage: kernel-lines.sh labels            every distro label, one a line
 #        kernel-lines.sh default           the label `--kernel distro` means
-#        kernel-lines.sh packages          every label's Debian packages
+#        kernel-lines.sh packages          every label's and line's Debian packages
+#        kernel-lines.sh line LABEL        the line of LABEL (installed or not)
 #        kernel-lines.sh resolve LABEL     LABEL=.. LINE=.. RELEASE=.. IMAGE=.. KDIR=..
 #        kernel-lines.sh release [LABEL]   RELEASE only (default: the default)
 # LABEL may be `distro` (the default). resolve picks the newest installed
@@ -63,8 +64,9 @@ resolve() {
 case "${1:-}" in
 labels) table | cut -f2 ;;
 default) default_label ;;
-packages) table | cut -f4 | tr ' ' '\n' | sort -u ;;
+packages) { table | cut -f4 | tr ' ' '\n'; sed -n 's/^SOURCE_PKG=//p' "$lines"/*/line.conf; } | sort -u ;;
+line) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh line LABEL" >&2; exit 2; }; r=$(row "$2"); echo "$r" | cut -f1 ;;
 resolve) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh resolve LABEL" >&2; exit 2; }; resolve "$2" ;;
 release) out=$(resolve "${2:-distro}"); echo "$out" | sed 's/.* RELEASE=\([^ ]*\) .*/\1/' ;;
-*) sed -n '6,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '6,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
