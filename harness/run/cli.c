@@ -310,20 +310,28 @@ static bool max_entries_valid(const char *s)
 	return !errno && end != s && !*end && s[0] >= '1' && s[0] <= '9' && v <= MAX_ENTRIES_MAX;
 }
 
-/* Variant names become paths and cell ids: a conservative character set. */
+/*
+ * Kernel labels become paths and cell ids: a conservative character set,
+ * and at most one '/' between a line and a variant (6.12/fixed).
+ */
 static bool kernel_name_valid(const char *s)
 {
-	if (!*s || strlen(s) > 48 || s[0] == '.' || s[0] == '-')
+	const char *slash = strchr(s, '/');
+
+	if (!*s || strlen(s) > 48 || s[0] == '.' || s[0] == '-' || s[0] == '/')
+		return false;
+	if (slash && (strchr(slash + 1, '/') || !slash[1] || slash[1] == '.' || slash[1] == '-'))
 		return false;
 	for (const char *p = s; *p; p++)
-		if (!isalnum((unsigned char)*p) && !strchr("._", *p) && !(*p == '-'))
+		if (!isalnum((unsigned char)*p) && !strchr("._-/", *p))
 			return false;
 	return true;
 }
 
 static void print_kernel_rule(FILE *f)
 {
-	fputs("'distro' or a variant name (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
+	fputs("'distro', a distro kernel (distro-6.1, distro-6.12, distro-6.12-rt: vm-images/kernel-lines.sh labels) "
+	      "or a variant, [LINE/]VARIANT (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
 }
 
 /* I/N, or auto: from the scheduler's environment (run/shard_auto.c), said on stderr. */

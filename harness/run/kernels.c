@@ -109,6 +109,8 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 		out[strlen(out) - 1] = '\0';
 	last = strrchr(out, '\n');
 	last = last ? last + 1 : out;
+	/* LINE= is optional: without it the line is the release's */
+	kv(last, "LINE", k->line, sizeof(k->line));
 	if (parse_build_line(last, k)) {
 		fprintf(stderr, "error: --kernel '%s': unexpected last line from %s: '%s'\n",
 			k->label, script, last);
@@ -130,10 +132,14 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
  */
 static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 {
-	char dir[PATH_MAX], cmd[6 * PATH_MAX], *qd, *qs, *qk;
+	char dir[PATH_MAX], cmd[6 * PATH_MAX], slug[sizeof(k->name)], *qd, *qs, *qk;
 	int rc;
 
-	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, k->name,
+	/* "6.12/fixed": one directory, kmod-6.12-fixed-HASH */
+	snprintf(slug, sizeof(slug), "%s", k->name);
+	for (char *p = slug; (p = strchr(p, '/')); )
+		*p = '-';
+	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, slug,
 		 k->hash[0] ? k->hash : k->release);
 	snprintf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir);
 	qd = shell_quote(dir);
@@ -301,10 +307,14 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 	} else {
 		if (check_variant(c, k->label) || build_variant(c, k))
 			return -1;
+		/* "6.12/fixed" as given; "fixed" is on the default line */
+		if (!strchr(k->label, '/'))
+			snprintf(k->name, sizeof(k->name), "%s/%s", k->line, k->label);
 		if (!o->module && build_variant_module(c, k) && !o->dry_run)
 			return -1;
 	}
-	line_of_release(k->release, k->line, sizeof(k->line));
+	if (!k->line[0])
+		line_of_release(k->release, k->line, sizeof(k->line));
 	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s.cpio.gz",
 		 c->root, k->release);
 	if (check_module(c, k)) {

@@ -51,8 +51,13 @@ void cell_id_format(char *out, size_t n, const char *const ax[AX_NR], int repeat
 	for (int a = 0; a < AX_NR; a++) {
 		if (axes[a].in_id == AXID_SUFFIX)
 			continue;
+		size_t at = len;
+
 		len += snprintf(out + len, len < n ? n - len : 0, "%s%.1s%s", first ? "" : "-",
 				axes[a].in_id == AXID_PREFIX ? &axes[a].slug : "", ax[a] ? ax[a] : "");
+		/* a kernel "6.12/fixed" is one directory: 6.12-fixed */
+		for (char *p = out + at; at < n && (p = strchr(p, '/')); )
+			*p = '-';
 		first = false;
 	}
 	len += snprintf(out + len, len < n ? n - len : 0, "-r%d", repeat);

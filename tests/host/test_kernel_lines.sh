@@ -50,3 +50,23 @@ if [ -x "$ROOT/harness/htab-torture" ]; then
 	case $err in *"unknown distro kernel 'distro-9.9' (valid: distro distro-6.1"*) echo "ok: run names the valid labels" ;;
 	*) fail "run --kernel distro-9.9: $err" ;; esac
 fi
+
+# Variants on a line: build-kernel.sh lists each plain (default line) and
+# as LINE/VARIANT per line it supports; an unknown line names the lines.
+bk=$ROOT/vm-images/build-kernel.sh
+list=$(HTAB_SYSROOT= "$bk" --list)
+for v in fixed 6.1/fixed 6.12/fixed 6.12/mut-lost-push; do
+	echo "$list" | grep -qx "$v" || fail "build-kernel.sh --list: no $v"
+done
+echo "ok: --list has fixed, 6.1/fixed, 6.12/fixed"
+err=$(HTAB_SYSROOT= "$bk" 9.9/fixed 2>&1); rc=$?
+expect_eq "unknown line exit" "$rc" 2
+expect_eq "unknown line message" "$err" "build-kernel: unknown kernel line '9.9'; valid: 6.1 6.12 "
+if [ -x "$ROOT/harness/htab-torture" ]; then
+	err=$("$ROOT/harness/htab-torture" run --kernel 6.12/fixed/x --plan-only --out "$OUT/kernel_lines/run" 2>&1)
+	expect_eq "run --kernel 6.12/fixed/x exit" "$?" 2
+	case $err in *"'6.12/fixed/x'"*"[LINE/]VARIANT"*) echo "ok: a label with two '/' is refused" ;;
+	*) fail "run --kernel 6.12/fixed/x: $err" ;; esac
+	ids=$("$ROOT/harness/htab-torture" run --kernel 6.12/fixed --cpus 2 --plan-only --out "$OUT/kernel_lines/run")
+	expect_eq "cell id of 6.12/fixed" "$ids" v2-full_update-6.12-fixed-none-r0
+fi
