@@ -14,7 +14,9 @@
 # not PASS. `fixed` must PASS every cell. Exit: 0 when both hold, 1 when
 # not, 2 when the run could not be made.
 #
-# Environment: MUTANTS_OUT (run directory), MUTANTS_CPUS (4), MUTANTS_SMALL,
+# Environment: MUTANTS_LINE (a kernel line of vm-images/lines/, e.g. 6.12:
+# the kernels are LINE/fixed and LINE/mut-*; default the default line),
+# MUTANTS_OUT (run directory), MUTANTS_CPUS (4), MUTANTS_SMALL,
 # MUTANTS_TIMEOUT (30 s),
 # MUTANTS_REPEAT (2), MUTANTS_DURATION (3 s), MUTANTS (comma list, default
 # every mutant), MUTANTS_WORKLOADS (default every workload), MUTANTS_ARGS
@@ -30,7 +32,10 @@ repeat=${MUTANTS_REPEAT:-2}
 duration=${MUTANTS_DURATION:-3}
 small=${MUTANTS_SMALL:-}
 timeout=${MUTANTS_TIMEOUT:-30}
+pfx=${MUTANTS_LINE:+$MUTANTS_LINE/}
 mutants=${MUTANTS:-$(vm-images/build-kernel.sh --list | grep '^mut-' | paste -sd, -)}
+mutants=$(echo "$mutants" | tr ',' '\n' | sed "s|^|$pfx|" | paste -sd, -)
+fixed=${pfx}fixed
 workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 	sed -n 's/^workloads: //p' | tr ' ' ',')}
 [ -n "$mutants" ] && [ -n "$workloads" ] || { echo "mutants: no mutants or no workloads" >&2; exit 2; }
@@ -38,7 +43,7 @@ workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 t0=$(date +%s)
 for size in default $small; do
 	./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
-		--kernel "fixed,$mutants" --repeat "$repeat" --duration "$duration" \
+		--kernel "$fixed,$mutants" --repeat "$repeat" --duration "$duration" \
 		--bpftrace none --timeout "$timeout" --out "$out/map-$size" ${MUTANTS_ARGS:-} \
 		$([ "$size" = default ] || echo "--modparam max_entries=$size")
 	[ $? -eq 2 ] && exit 2
@@ -57,7 +62,7 @@ done)
 echo
 echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096${small:+ and @$small entries}, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
 echo "# (tcg: emulated; a mutant's race may need real parallelism to show)"
-awk -F'\t' -v wl="$workloads" -v km="fixed,$mutants" -v small="$small" '
+awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" '
 	{ v[$1 SUBSEP $2 SUBSEP $3] = $4; reps[$3] = 1
 	  if ($4 != "PASS" && !sig[$1 SUBSEP $2]) sig[$1 SUBSEP $2] = $5 }
 	END {
@@ -98,14 +103,14 @@ for m in ${mutants//,/ }; do
 	done
 	killed=$((killed + ok))
 done
-false_alarms=$(awk -F'\t' '$1 == "fixed" && $4 != "PASS"' <<<"$cells" | wc -l)
-fixed_cells=$(awk -F'\t' '$1 == "fixed"' <<<"$cells" | wc -l)
+false_alarms=$(awk -F'\t' -v f="$fixed" '$1 == f && $4 != "PASS"' <<<"$cells" | wc -l)
+fixed_cells=$(awk -F'\t' -v f="$fixed" '$1 == f' <<<"$cells" | wc -l)
 lat=$(awk -F'\t' '$4 == "CRASH" && $6 != "" { print $6 }' <<<"$cells" | sort -g |
 	awk '{ a[NR] = $1 } END { if (NR) printf "%.1f s (median of %d crash cells, min %.1f, max %.1f)",
 		(NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2), NR, a[1], a[NR]; else print "no live crash cells" }')
 echo
 echo "mutation score: $killed/$total mutants killed in every repeat"
-echo "false alarms on fixed: $false_alarms of $fixed_cells cells"
+echo "false alarms on $fixed: $false_alarms of $fixed_cells cells"
 echo "crash-to-verdict latency: $lat"
 echo "wall: ${wall} s; host load at the end: $(cut -d' ' -f1-3 /proc/loadavg); run: $(root_rel "$out")"
 [ "$killed" -eq "$total" ] && [ "$false_alarms" -eq 0 ]
