@@ -2,14 +2,18 @@
 # Builds the guest initramfs: busybox (static), our init, and the kernel
 # modules the guest needs before it can reach the host over 9p
 # (Debian builds virtio, 9p and virtio_console as modules).
-# Usage: mkinitramfs.sh KERNEL_RELEASE OUTPUT.cpio.gz
+# Usage: mkinitramfs.sh [--no-modules] KERNEL_RELEASE OUTPUT.cpio.gz
+# --no-modules: for a kernel with virtio and 9p built in whose modules are
+# not installed here (a --kernel-tree; check-config.sh made sure).
 set -eu
+nomod=0
+[ "${1:-}" = --no-modules ] && { nomod=1; shift; }
 kver=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # Variant kernels (build-kernel.sh, release *-htab-*) have virtio and 9p
 # built in and no /lib/modules: the initramfs then carries no modules.
-[ -d "/lib/modules/$kver" ] || case "$kver" in
+[ $nomod = 1 ] || [ -d "/lib/modules/$kver" ] || case "$kver" in
 *-htab-*) ;;
 *)
 	echo "mkinitramfs: no /lib/modules/$kver (install linux-image-$kver)" >&2
@@ -29,6 +33,7 @@ for app in $("$tmp/bin/busybox" --list); do
 	ln -sf busybox "$tmp/bin/$app"
 done
 : > "$tmp/etc/modules.order"
+[ $nomod = 1 ] && mods=
 for m in $mods; do
 	# A module may be built in (variant kernels): then there is nothing to load.
 	f=$(modinfo -k "$kver" -n "$m" 2>/dev/null) || continue

@@ -18,6 +18,8 @@ struct kernel_res {
 	char label[64];			/* as given: "distro", "distro-6.12", a variant, "host" */
 	char name[64];			/* what it resolved to: "distro-6.1" for "distro" */
 	char line[16];			/* the kernel line: "6.1", "6.12" (of the release) */
+	char tree[PATH_MAX];		/* --kernel-tree DIR (absolute), "" otherwise */
+	char tree_describe[128];	/* its `git describe --always --dirty`, "" if not git */
 	char image[PATH_MAX];		/* "" with --target host */
 	char release[128];
 	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */

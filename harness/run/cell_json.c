@@ -389,6 +389,9 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	}
 	json_object_set_new(j, "kernel_name", json_string(cell->k->name));
 	json_object_set_new(j, "kernel_line", json_string(cell->k->line));
+	if (cell->k->tree[0])
+		json_object_set_new(j, "kernel_tree", json_pack("{s:s, s:s*}", "dir", cell->k->tree,
+				    "git_describe", cell->k->tree_describe[0] ? cell->k->tree_describe : NULL));
 	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
 	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
 	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../kmod/workloads.h"
 #include "lib/opts.h"
@@ -36,7 +37,7 @@ int default_duration_s(enum accel_mode resolved)
 }
 
 enum {
-	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_MAP_TYPE,
+	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_KERNEL_TREE, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
@@ -98,6 +99,10 @@ static const struct opt_spec run_opts_table[] = {
 	{ "coverage", OPT_COVERAGE, NULL, GUEST_GROUP,
 	  "--kernel coverage: gcov counters in the allocator's files;\n"
 	  "each cell gets coverage.json (lines and branches hit)" },
+	{ "kernel-tree", OPT_KERNEL_TREE, "DIR", GUEST_GROUP,
+	  "a kernel tree you built (bzImage, .config, Module.symvers, vmlinux):\n"
+	  "one more kernel, labelled tree-<DIR's name>; the module is built\n"
+	  "against it and its .config checked first (vm-images/tree-config.req)" },
 	{ "kernel-image", OPT_KERNEL_IMAGE, "PATH", GUEST_GROUP, "boot this image (one --kernel label)" },
 	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
 	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
@@ -502,6 +507,50 @@ void run_opts_free(struct run_opts *o)
 	strv_free(&o->bpftrace);
 	strv_free(&o->modparams);
 	strv_free(&o->boot_opts);
+	strv_free(&o->kernel_trees);
+}
+
+/* tree-<the directory's name>, in the characters a kernel label may have. */
+static void kernel_tree_label(const char *dir, char *out, size_t n)
+{
+	const char *base = strrchr(dir, '/');
+
+	snprintf(out, n, "tree-%.40s", base && base[1] ? base + 1 : dir);
+	for (char *p = out + 5; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			*p = '_';
+}
+
+const char *run_opts_kernel_tree(const struct run_opts *o, const char *label)
+{
+	char l[64];
+
+	for (size_t i = 0; i < o->kernel_trees.n; i++) {
+		kernel_tree_label(o->kernel_trees.v[i], l, sizeof(l));
+		if (!strcmp(l, label))
+			return o->kernel_trees.v[i];
+	}
+	return NULL;
+}
+
+/* --kernel-tree DIR: an existing directory, made absolute (the guest and the build need it so). */
+static int parse_kernel_tree(struct run_opts *o, const char *arg)
+{
+	char abs[PATH_MAX], label[64];
+	struct stat st;
+
+	if (!realpath(arg, abs) || stat(abs, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "error: --kernel-tree '%s': not a directory\n", arg);
+		return -1;
+	}
+	kernel_tree_label(abs, label, sizeof(label));
+	for (size_t i = 0; i < o->kernels.n; i++)
+		if (!strcmp(o->kernels.v[i], label)) {
+			fprintf(stderr, "error: --kernel-tree '%s': its label %s is taken (another tree or --kernel of that name)\n",
+				arg, label);
+			return -1;
+		}
+	return strv_push(&o->kernel_trees, abs) || strv_push(&o->kernels, label);
 }
 
 /* A two-valued option, A or B; *set = (the value is SET_BY, one of them). */
@@ -571,6 +620,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		}
 		o->job_script = o->job_script_abs;
 		return 0;
+	case OPT_KERNEL_TREE:
+		return parse_kernel_tree(o, arg);
 	case OPT_KERNEL_IMAGE:
 		o->kernel_image = arg;
 		return 0;
@@ -677,6 +728,10 @@ static int check_required(const struct run_opts *o)
 					return -1;
 				}
 			}
+	if (o->kernel_image && o->kernel_trees.n) {
+		fprintf(stderr, "error: --kernel-image and --kernel-tree: give one (a tree has its image)\n");
+		return -1;
+	}
 	if (o->kernel_image && o->kernels.n > 1) {
 		fprintf(stderr, "error: --kernel-image names one kernel; give a single --kernel label with it\n");
 		return -1;

@@ -35,6 +35,7 @@ struct run_opts {
 	char **argv;			/* the command line, for the manifest */
 	int argc;
 	const char *kernel_image;	/* --kernel-image / HTAB_KERNEL_IMAGE */
+	struct strv kernel_trees;	/* --kernel-tree DIRs, absolute; each is kernel tree-NAME */
 	const char *kernel_release;	/* --kernel-release; else from the image */
 	const char *module;		/* --module; default kmod/htab_torture.ko */
 	enum accel_mode accel;
@@ -82,4 +83,6 @@ void run_opts_free(struct run_opts *o);
 /* 0 ok, 1 --help printed, 2 usage error (message already on stderr). */
 int run_opts_parse(struct run_opts *o, int argc, char **argv);
 void run_usage(FILE *f);
+/* The --kernel-tree DIR whose label is label (tree-NAME), or NULL. */
+const char *run_opts_kernel_tree(const struct run_opts *o, const char *label);
 #endif

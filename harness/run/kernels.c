@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "lib/fnv.h"
 #include "lib/spawn.h"
+#include "lib/util.h"
 #include "run/kernels.h"
 #include "run/paths.h"
 
@@ -256,6 +258,107 @@ static int check_module(const struct run_ctx *c, struct kernel_res *k)
 	return 0;
 }
 
+/* The flags of check-config.sh for this run: its largest --cpus, faults, bpftrace, BTF. */
+static void config_check_argv(const struct run_ctx *c, struct strv *av)
+{
+	const struct run_opts *o = c->o;
+	int cpus = 1;
+	bool btf = false;
+
+	for (int i = 0; i < o->ncpus; i++)
+		cpus = o->cpus[i] > cpus ? o->cpus[i] : cpus;
+	strv_push(av, "--cpus");
+	strv_pushf(av, "%d", cpus);
+	for (size_t i = 0; i < o->faults.n; i++)
+		if (strcmp(o->faults.v[i], "none")) {
+			strv_push(av, "--faults");
+			break;
+		}
+	if (o->bpftrace.n)
+		strv_push(av, "--bpftrace");
+	/* kfunc:/fentry: probes need the kernel's BTF; the scripts say which they use */
+	for (size_t i = 0; i < o->bpftrace.n && !btf; i++) {
+		char path[PATH_MAX], *bt;
+
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.bt", c->root, o->bpftrace.v[i]);
+		bt = read_file(path, NULL);
+		btf = bt && (strstr(bt, "kfunc:") || strstr(bt, "fentry:"));
+		free(bt);
+	}
+	if (btf)
+		strv_push(av, "--btf");
+}
+
+/*
+ * --kernel-tree DIR: a tree the user built. Before any boot: the files the
+ * kit uses, then its .config against vm-images/tree-config.req for this
+ * run (check-config.sh names every gap, exit 2). The module is built
+ * against the tree, keyed by its Module.symvers (a rebuild with other
+ * exports gets a new module); git describe --dirty is recorded.
+ */
+static int resolve_tree(const struct run_ctx *c, struct kernel_res *k, const char *dir)
+{
+	static const char *const need[][2] = {
+		{ "arch/x86/boot/bzImage", "the image QEMU boots" },
+		{ ".config", "checked for what the kit needs" },
+		{ "Module.symvers", "the module is built against the tree" },
+		{ "vmlinux", "symbols for the kernel's reports" },
+		{ "include/config/kernel.release", "the release the module is built for" },
+	};
+	char path[PATH_MAX], script[PATH_MAX], *rel, *desc = NULL;
+	struct strv av = { 0 };
+	bool missing = false;
+	uint64_t h;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, need[i][0]);
+		if (file_exists(path))
+			continue;
+		if (!missing)
+			fprintf(stderr, "error: --kernel-tree %s: not a built kernel tree:\n", dir);
+		fprintf(stderr, "  no %s (%s)\n", need[i][0], need[i][1]);
+		missing = true;
+	}
+	if (missing) {
+		fprintf(stderr, "  (build it first: make -C %s bzImage modules)\n", dir);
+		return -1;
+	}
+	script_path(c, "HTAB_CHECK_CONFIG", "check-config.sh", script, sizeof(script));
+	snprintf(path, sizeof(path), "%s/.config", dir);
+	strv_push(&av, script);
+	strv_push(&av, path);
+	config_check_argv(c, &av);
+	rc = spawn_run(av.v, NULL, NULL);
+	strv_free(&av);
+	if (rc) {
+		fprintf(stderr, "error: --kernel-tree %s: its .config cannot run this matrix (above; exit %d)\n",
+			dir, rc);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/include/config/kernel.release", dir);
+	rel = read_file(path, NULL);
+	snprintf(k->release, sizeof(k->release), "%.*s", rel ? (int)strcspn(rel, "\n") : 0,
+		 rel ? rel : "");
+	free(rel);
+	snprintf(k->image, sizeof(k->image), "%s/arch/x86/boot/bzImage", dir);
+	snprintf(k->kdir, sizeof(k->kdir), "%s", dir);
+	snprintf(k->tree, sizeof(k->tree), "%s", dir);
+	snprintf(path, sizeof(path), "%s/Module.symvers", dir);
+	h = FNV1A64_INIT;
+	if (fnv1a64_file(path, &h))
+		return -1;
+	snprintf(k->hash, sizeof(k->hash), "%012llx", (unsigned long long)(h & 0xffffffffffffULL));
+	snprintf(path, sizeof(path), "%s/.git", dir);
+	if (file_exists(path) &&
+	    !spawn_run((char *[]){ "git", "-C", (char *)dir, "describe", "--always", "--dirty", NULL },
+		       NULL, &desc) && desc)
+		snprintf(k->tree_describe, sizeof(k->tree_describe), "%.*s",
+			 (int)strcspn(desc, "\n"), desc);
+	free(desc);
+	return 0;
+}
+
 /* kmod/'s module, when it was built for this release (make builds it for the default). */
 static bool kmod_module_fits(const struct run_ctx *c, const struct kernel_res *k)
 {
@@ -295,7 +398,12 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 			snprintf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
 		return 0;
 	}
-	if (o->kernel_image) {
+	if (run_opts_kernel_tree(o, k->label)) {
+		if (resolve_tree(c, k, run_opts_kernel_tree(o, k->label)))
+			return -1;
+		if (!o->module && build_variant_module(c, k) && !o->dry_run)
+			return -1;
+	} else if (o->kernel_image) {
 		if (resolve_given_image(c, k))
 			return -1;
 	} else if (is_distro_label(k->label)) {
@@ -315,8 +423,9 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 	}
 	if (!k->line[0])
 		line_of_release(k->release, k->line, sizeof(k->line));
-	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s.cpio.gz",
-		 c->root, k->release);
+	/* a tree's has no modules: not the same file as a distro kernel's of its release */
+	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s%s.cpio.gz",
+		 c->root, k->tree[0] ? "nomod-" : "", k->release);
 	if (check_module(c, k)) {
 		if (!o->dry_run)
 			return -1;

@@ -75,7 +75,7 @@ int module_vermagic(const char *ko, char *out, size_t n)
 	return 0;
 }
 
-int ensure_initramfs(const char *root, const char *release, const char *path)
+int ensure_initramfs(const char *root, const char *release, const char *path, bool modules)
 {
 	char script[PATH_MAX], dir[PATH_MAX], src[PATH_MAX];
 	struct stat out, in;
@@ -95,7 +95,9 @@ int ensure_initramfs(const char *root, const char *release, const char *path)
 		return -1;
 	snprintf(script, sizeof(script), "%s/vm-images/mkinitramfs.sh", root);
 	fprintf(stderr, "building %s\n", path);
-	if (spawn_run((char *[]){ script, (char *)release, (char *)path, NULL }, NULL, NULL))
+	if (spawn_run(modules ? (char *[]){ script, (char *)release, (char *)path, NULL } :
+		      (char *[]){ script, "--no-modules", (char *)release, (char *)path, NULL },
+		      NULL, NULL))
 		return -1;
 	return file_exists(path) ? 0 : -1;
 }

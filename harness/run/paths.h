@@ -1,6 +1,7 @@
 /* Where things are: the repo root, the guest kernel, its initramfs, the module, scripts. */
 #ifndef HT_PATHS_H
 #define HT_PATHS_H
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Repo root from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
@@ -9,6 +10,9 @@ int repo_root(char *out, size_t n);
 int bzimage_release(const char *image, char *out, size_t n);
 /* "vermagic=" of a .ko: its first word, the release it was built for. */
 int module_vermagic(const char *ko, char *out, size_t n);
-/* Runs vm-images/mkinitramfs.sh when the initramfs is missing or older than guest/init or the script. */
-int ensure_initramfs(const char *root, const char *release, const char *path);
+/*
+ * Runs vm-images/mkinitramfs.sh when the initramfs is missing or older than
+ * guest/init or the script; !modules: --no-modules (a --kernel-tree).
+ */
+int ensure_initramfs(const char *root, const char *release, const char *path, bool modules);
 #endif

@@ -153,9 +153,10 @@ static json_t *run_params(const struct run_ctx *c)
 	for (size_t i = 0; i < o->modparams.n; i++)
 		json_array_append_new(mp, json_string(o->modparams.v[i]));
 	for (int i = 0; i < c->nkernels; i++)
-		json_object_set_new(ks, c->kernels[i].label, json_pack("{s:s, s:s, s:s, s:s}",
+		json_object_set_new(ks, c->kernels[i].label, json_pack("{s:s, s:s, s:s, s:s, s:s*}",
 			"name", c->kernels[i].name, "line", c->kernels[i].line,
-			"release", c->kernels[i].release, "hash", c->kernels[i].hash));
+			"release", c->kernels[i].release, "hash", c->kernels[i].hash,
+			"tree", c->kernels[i].tree[0] ? c->kernels[i].tree : NULL));
 	return json_pack("{s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:i, s:o}",
 		"duration_s", c->duration_s, "target", c->target_host ? "host" : "vm",
 		"accel", c->target_host ? "host" : accel_name(c->accel), "bpftrace", bt,
@@ -718,7 +719,8 @@ static int ensure_initramfs_all(const struct run_ctx *c)
 	if (c->target_host)
 		return 0;
 	for (int i = 0; i < c->nkernels; i++)
-		if (ensure_initramfs(c->root, c->kernels[i].release, c->kernels[i].initrd)) {
+		if (ensure_initramfs(c->root, c->kernels[i].release, c->kernels[i].initrd,
+				     !c->kernels[i].tree[0])) {
 			fprintf(stderr, "error: cannot build %s (vm-images/mkinitramfs.sh %s failed)\n",
 				c->kernels[i].initrd, c->kernels[i].release);
 			return -1;
