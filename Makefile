@@ -5,6 +5,8 @@
 #   make run     set up and run the main job on defaults, print the table
 #   make check   set up and run every test (unit, module build, VM)
 #   make mutants  the kit's self-test: every workload on fixed and on each planted-bug kernel
+#                 (MUTANTS_LINE=6.12: on the 6.12 line's)
+#   make false-alarms  every workload x map x prealloc on every line's Debian kernels: all PASS
 #   make seed-000  seed 000 reproduced: fixed vs before-000 kernels, 16 vCPUs, ratio + CI
 #   make seed-002  seed 002's htab-mem table (ops/s and the map's memory) beside ours
 #   make seed-003  seed 003's BM_DumpHashMap table beside ours: fixed vs before-003, ratio + CI
@@ -166,6 +168,13 @@ print-kver:
 .PHONY: mutants
 mutants: all image
 	bench/mutants.sh
+
+# Zero false alarms on every line's Debian kernels (distro-6.1, distro-6.12,
+# distro-6.12-rt): every workload x map type x prealloc at 4 vCPUs in one
+# run, one table (bench/false_alarms.sh: FA_KERNELS=, FA_REPEAT=, ...).
+.PHONY: false-alarms
+false-alarms: all image
+	bench/false_alarms.sh
 
 # Coverage of the allocator (issue 16): every workload at 4 vCPUs on the
 # `coverage` kernel (gcov counters in percpu_freelist.c, hashtab.c,
