@@ -93,15 +93,17 @@ bench-matrix: all image
 # `before-000` kernel variants, 5 repeats each, compared within the run; prints
 # the seed's own lines beside ours and our ratio fixed/before-000 of ops/s per
 # CPU with its CI and the accelerator. A failed cell fails the target after
-# the comparison of the others. SEED000_DURATION=s, SEED000_OUT=dir to override.
+# the comparison of the others. SEED000_DURATION=s, SEED000_OUT=dir to override;
+# SEED000_LINE=6.12 on that line's kernels (6.12/fixed, 6.12/before-000).
 SEED000_DURATION ?= 10
 .PHONY: seed-000
 seed-000: all image
 	@out=$${SEED000_OUT:-results/seed-000-$$(date +%Y%m%d-%H%M%S)}; \
-	./harness/htab-torture run --cpus 16 --workload full_update --kernel fixed,before-000 \
+	./harness/htab-torture run --cpus 16 --workload full_update \
+		--kernel $(SEED000_LINE:%=%/)fixed,$(SEED000_LINE:%=%/)before-000 \
 		--repeat 5 --duration $(SEED000_DURATION) --bpftrace none --out "$$out"; \
 	rc=$$?; [ $$rc -ne 2 ] || exit 2; \
-	bench/seed-000.sh "$$out" || exit $$?; exit $$rc
+	SEED000_LINE=$(SEED000_LINE) bench/seed-000.sh "$$out" || exit $$?; exit $$rc
 
 # Seed 002 (htab-mem): overwrite, batch_add_batch_del, add_del_on_diff_cpu on
 # a hash map of the seed's 8192 entries, non-preallocated and preallocated, at

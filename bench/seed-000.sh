@@ -8,6 +8,7 @@
 # line in the order printed, with the patch, list, date and the message quoted:
 #   seed patch list date quoted_from scenario machine_cpus phase cpu value unit
 # Usage: bench/seed-000.sh RUN_DIR   (make seed-000 runs the matrix first)
+# SEED000_LINE=6.12: the kernels are 6.12/fixed and 6.12/before-000.
 # Exit: 0 printed; 1 compare found nothing to compare; 2 usage / bad RUN_DIR.
 set -u
 [ $# -eq 1 ] || { echo "usage: bench/seed-000.sh RUN_DIR" >&2; exit 2; }
@@ -16,8 +17,9 @@ run=$(cd "$1" 2>/dev/null && pwd) || { echo "seed-000: RUN_DIR '$1': not a direc
 shown=$(root_rel "$run")	# printed: relative to the checkout's root
 cd "$(dirname "$0")/.." || exit 2
 seeds=bench/seeds.tsv
+pfx=${SEED000_LINE:+$SEED000_LINE/}
 
-./harness/htab-torture compare "$run" --base before-000 || exit $?
+./harness/htab-torture compare "$run" --base "${pfx}before-000" || exit $?
 
 echo
 echo "== seed 000 as its author reports it (real 16-CPU machine, map_perf_test 2048, full map):"
@@ -53,7 +55,7 @@ echo
 echo "== ours ($shown):"
 jq -r '
   (.groups[] | select(.vcpus == 16 and .workload == "full_update" and
-                      .kernel_a == "before-000" and .kernel_b == "fixed")) as $g
+                      .kernel_a == ($p + "before-000") and .kernel_b == ($p + "fixed"))) as $g
   | ($g.metrics[] | select(.name == "module.ops_per_sec_per_cpu")) as $m
   | def f: if . == null then "-" else (. * 10 | round / 10 | tostring) end;
     def ex: .excluded | to_entries | map("\(.value) \(.key)") | join(", ") | if . == "" then "none" else . end;
@@ -64,5 +66,5 @@ jq -r '
     "    fixed:      \($m.b.mean | f) ± \($m.b.stddev | f)  (n=\($m.b.n); excluded: \($g.b | ex))",
     if $m.test == null then "  ratio fixed/before-000: \($m.ratio * 100 | round / 100)x — \($m.note), no interval"
     else "  ratio fixed/before-000: \($m.ratio * 100 | round / 100)x, \(.ci_level * 100 | round)% bootstrap CI [\($m.test.ratio_ci[0] * 100 | round / 100), \($m.test.ratio_ci[1] * 100 | round / 100)], Welch p \($m.test.welch.p | p)"
-    end' "$run/compare.json" | grep . ||
+    end' --arg p "$pfx" "$run/compare.json" | grep . ||
 	{ echo "  no 16-vCPU full_update cells of both before-000 and fixed in $run" >&2; exit 1; }

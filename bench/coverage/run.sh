@@ -12,7 +12,8 @@
 # COVERAGE_DURATION (3 s), COVERAGE_REPEAT (1), COVERAGE_WORKLOADS (comma
 # list, default every workload), COVERAGE_MAP_TYPES (comma list, default all
 # four: bpf_lru_list.c and the per-CPU value paths are only reached through
-# them), COVERAGE_PREALLOC (1,0: memalloc.c is the non-preallocated maps').
+# them), COVERAGE_PREALLOC (1,0: memalloc.c is the non-preallocated maps'),
+# COVERAGE_LINE (a kernel line, e.g. 6.12: its LINE/coverage kernel).
 # Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
 # the report or a coverage figure is missing.
 set -uo pipefail
@@ -28,7 +29,8 @@ out=$COVERAGE_OUT
 [ -n "$COVERAGE_WORKLOADS" ] || { echo "coverage: no workloads" >&2; exit 2; }
 
 t0=$(date +%s)
-./harness/htab-torture run --coverage --cpus "$COVERAGE_CPUS" --workload "$COVERAGE_WORKLOADS" \
+./harness/htab-torture run --coverage ${COVERAGE_LINE:+--kernel "$COVERAGE_LINE/coverage"} \
+	--cpus "$COVERAGE_CPUS" --workload "$COVERAGE_WORKLOADS" \
 	--map-type "$COVERAGE_MAP_TYPES" --prealloc "$COVERAGE_PREALLOC" \
 	--repeat "$COVERAGE_REPEAT" --duration "$COVERAGE_DURATION" --bpftrace none --out "$out"
 rc=$?

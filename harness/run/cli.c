@@ -746,12 +746,16 @@ static int check_coverage(struct run_opts *o)
 		fprintf(stderr, "error: --coverage cannot be used with --target host (it needs the coverage guest kernel)\n");
 		return -1;
 	}
-	for (size_t i = 0; i < o->kernels.n; i++)
-		if (strcmp(o->kernels.v[i], COVERAGE_KERNEL)) {
-			fprintf(stderr, "error: --kernel '%s' with --coverage: only '%s' is valid (or leave --kernel out)\n",
-				o->kernels.v[i], COVERAGE_KERNEL);
+	for (size_t i = 0; i < o->kernels.n; i++) {
+		const char *slash = strchr(o->kernels.v[i], '/');
+
+		/* coverage, or LINE/coverage */
+		if (strcmp(slash ? slash + 1 : o->kernels.v[i], COVERAGE_KERNEL)) {
+			fprintf(stderr, "error: --kernel '%s' with --coverage: only '%s' or LINE/%s is valid (or leave --kernel out)\n",
+				o->kernels.v[i], COVERAGE_KERNEL, COVERAGE_KERNEL);
 			return -1;
 		}
+	}
 	return o->kernels.n ? 0 : strv_push(&o->kernels, COVERAGE_KERNEL);
 }
 
