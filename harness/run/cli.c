@@ -37,7 +37,7 @@ int default_duration_s(enum accel_mode resolved)
 }
 
 enum {
-	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_KERNEL_TREE, OPT_MAP_TYPE,
+	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_KERNEL_TREE, OPT_JSON, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
@@ -78,6 +78,9 @@ static const struct opt_spec run_opts_table[] = {
 	  "GitHub Actions matrix (harness/FORMAT.md, harness/jobs/)" },
 	{ "plan-only", OPT_PLAN_ONLY, NULL, RUN_GROUP,
 	  "print the cell ids of the plan (after --shard), one a line" },
+	{ "json", OPT_JSON, NULL, RUN_GROUP,
+	  "with --plan-only: the plan as a JSON array, a cell each:\n"
+	  "id, dir (under --out), repeat and every axis value" },
 	{ "dry-run", OPT_DRY_RUN, NULL, RUN_GROUP, "print the QEMU command lines only" },
 	{ "target", OPT_TARGET, "vm|host", RUN_GROUP,
 	  "host: the job on this machine (needs module loading and kprobes)" },
@@ -603,6 +606,9 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_PLAN_ONLY:
 		o->plan_only = true;
 		return 0;
+	case OPT_JSON:
+		o->plan_json = true;
+		return 0;
 	case OPT_TARGET:
 		if (strcmp(arg, "vm") && strcmp(arg, "host")) {
 			fprintf(stderr, "error: --target '%s': must be one of vm, host\n", arg);
@@ -728,6 +734,10 @@ static int check_required(const struct run_opts *o)
 					return -1;
 				}
 			}
+	if (o->plan_json && !o->plan_only) {
+		fprintf(stderr, "error: --json goes with --plan-only (the plan as JSON)\n");
+		return -1;
+	}
 	if (o->kernel_image && o->kernel_trees.n) {
 		fprintf(stderr, "error: --kernel-image and --kernel-tree: give one (a tree has its image)\n");
 		return -1;

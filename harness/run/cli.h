@@ -29,6 +29,7 @@ struct run_opts {
 	int jobs;			/* 0 = decided by host cores and memory */
 	int shard_i, shard_n;		/* --shard i/n; n = 0: whole plan */
 	bool plan_only;
+	bool plan_json;			/* --json: --plan-only prints JSON */
 	bool target_host;		/* --target host: no VM, this machine */
 	const char *job_script;		/* JOB_SCRIPT= in job.env (tests, custom sequences) */
 	char job_script_abs[4096];	/* --job-script made absolute (the guest needs it so) */

@@ -728,6 +728,41 @@ static int ensure_initramfs_all(const struct run_ctx *c)
 	return 0;
 }
 
+/*
+ * --plan-only: the ids of the cells this shard runs, one a line, or with
+ * --json an array of {id, dir, repeat, and every axis's value} for
+ * scripts and tests (no id to be built by hand).
+ */
+static int print_plan(const struct run_opts *o, const struct plan *p)
+{
+	json_t *a = o->plan_json ? json_array() : NULL;
+
+	for (size_t i = 0; i < p->n; i++) {
+		const struct plan_cell *pc = &p->cells[i];
+		json_t *j;
+
+		if (!shard_selects(pc->index, o->shard_i, o->shard_n))
+			continue;
+		if (!a) {
+			printf("%s\n", pc->id);
+			continue;
+		}
+		j = json_pack("{s:s, s:i}", "id", pc->id, "repeat", pc->repeat);
+		if (o->out)
+			json_object_set_new(j, "dir", json_sprintf("%s/%s", o->out, pc->id));
+		for (int x = 0; x < AX_NR; x++)
+			if (pc->ax[x])
+				axis_to_json(x, j, pc->ax[x]);
+		json_array_append_new(a, j);
+	}
+	if (a) {
+		json_dumpf(a, stdout, JSON_INDENT(1));
+		putchar('\n');
+		json_decref(a);
+	}
+	return 0;
+}
+
 static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
 	struct sched s = { .c = c };
@@ -805,10 +840,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "note: %zu cell(s) of an LRU map with --prealloc 0 left out (LRU maps are always preallocated)\n",
 			p.left_out);
 	if (o.plan_only) {
-		for (size_t i = 0; i < p.n; i++)
-			if (shard_selects(p.cells[i].index, o.shard_i, o.shard_n))
-				printf("%s\n", p.cells[i].id);
-		rc = 0;
+		rc = print_plan(&o, &p);
 		goto cleanup;
 	}
 	if (resolve(&c, &o, &p)) {

@@ -44,3 +44,15 @@ expect_eq "one snapshot for both modes" "$(grep -o "exec:cat [^ ]*" <<< "$own")"
 [ ! -e "$d/rr" ] || fail "--dry-run --restore on wrote $d/rr"
 jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
 one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
+
+# --plan-only --json: what scripts read instead of building ids by hand.
+j=$("$HT" run --cpus 2,4 --kernel distro,6.12/fixed --fault none --fault exhaust --plan-only --json --out OUTDIR)
+expect_eq "plan json cells" "$(jq length <<< "$j")" 8
+expect_eq "plan json first id" "$(jq -r '.[0].id' <<< "$j")" v2-full_update-distro-none-r0
+expect_eq "plan json dir" "$(jq -r '.[0].dir' <<< "$j")" OUTDIR/v2-full_update-distro-none-r0
+expect_eq "plan json ids = --plan-only" "$(jq -r '.[].id' <<< "$j")" \
+	"$("$HT" run --cpus 2,4 --kernel distro,6.12/fixed --fault none --fault exhaust --plan-only)"
+expect_eq "plan json kernel of a line variant" \
+	"$(jq -r '[.[] | select(.id | contains("6.12-fixed"))][0].kernel' <<< "$j")" 6.12/fixed
+expect_eq "plan json fault" "$(jq -r '[.[].fault] | unique | join(",")' <<< "$j")" exhaust,none
+usage_error "--json goes with --plan-only" run --cpus 2 --json --out "$OUT/x"
