@@ -7,35 +7,14 @@
 # CELL_DIR sets them, then sources JOB_SCRIPT). The guest is booted by
 # `htab-torture run --job-script` (one cell; its console scan and cell.json
 # come with it); CELL_DIR becomes a symlink to that cell's directory.
-# GUEST_APPEND="..." adds kernel command-line words (e.g. clocksource=hpet):
-# the harness has no option for that, so then we boot its --dry-run QEMU argv
-# ourselves and write job.env per harness/FORMAT.md.
+# GUEST_APPEND="..." adds kernel command-line words (e.g. clocksource=hpet),
+# each given to the harness as a --boot-opt.
 # Returns the runner's exit status (0 = job returned 0), 124 on host timeout,
 # 125 when no status came back. Host load is saved in CELL_DIR/host_load.txt.
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 HT_BIN=$BENCH_ROOT/harness/htab-torture
 
 guest_accel() { grep -qwE 'vmx|svm' /proc/cpuinfo && echo kvm || echo tcg; }
-
-# boot_qemu_direct VCPUS CELL WRAPPER TIMEOUT: the GUEST_APPEND path
-boot_qemu_direct() {
-	local vcpus=$1 cell=$2 job=$3 tmo=$4 kver argv dry
-	kver=$(make -s -C "$BENCH_ROOT" print-kver) || return 2
-	mkdir -p "$cell" || return 2
-	dry=$(mktemp -d)
-	argv=$("$HT_BIN" run --cpus "$vcpus" --workload full_update --duration 1 --bpftrace none --boot-per-cell \
-		--out "$dry" --dry-run | grep '^qemu-system' | tail -n 1) || { rm -rf "$dry"; return 2; }
-	argv=${argv//"$dry/v$vcpus-full_update-distro-none-r0"/"$cell"}
-	rm -rf "$dry"
-	argv=${argv//" htab.runner="/" $GUEST_APPEND htab.runner="}
-	printf '%s\n' "KERNEL_RELEASE=$kver" "MODULE=$BENCH_ROOT/kmod/htab_torture.ko" "MODPARAMS=''" \
-		"BPFTRACE=''" "ATTACH_TIMEOUT=120" "RUN_TIMEOUT=600" "JOB_SCRIPT=$job" > "$cell/job.env"
-	eval "set -- $argv"
-	printf '%s\n' "$@" > "$cell/qemu.argv"
-	timeout "$tmo" "$@" < /dev/null > "$cell/qemu.out" 2>&1
-	[ $? -eq 124 ] && return 124
-	return 0
-}
 
 boot_guest() {
 	local vcpus=$1 cell=$2 job=$3 tmo=$4 kv base wrap load0
@@ -53,15 +32,15 @@ boot_guest() {
 		echo 'return $?'
 	} > "$wrap"
 	load0=$(cat /proc/loadavg)
-	if [ -n "${GUEST_APPEND:-}" ]; then
-		boot_qemu_direct "$vcpus" "$cell" "$wrap" "$tmo" || return $?
-	else
-		"$HT_BIN" run --cpus "$vcpus" --workload full_update --duration 1 --bpftrace none \
-			--timeout "$tmo" --job-script "$wrap" --out "$base.run" > "$base.harness.log" 2>&1
-		[ $? -eq 2 ] && { cat "$base.harness.log" >&2; return 2; }
-		ln -sfn "$(basename "$base").run/v$vcpus-full_update-distro-none-r0" "$cell" || return 2
-		[ "$(jq -r .verdict "$cell/cell.json" 2>/dev/null)" = TIMEOUT ] && return 124
-	fi
+	local args=(--cpus "$vcpus" --workload full_update --duration 1 --bpftrace none
+		--timeout "$tmo" --job-script "$wrap" --out "$base.run")
+	for kv in ${GUEST_APPEND:-}; do args+=(--boot-opt "$kv"); done
+	"$HT_BIN" run "${args[@]}" > "$base.harness.log" 2>&1
+	[ $? -eq 2 ] && { cat "$base.harness.log" >&2; return 2; }
+	# the one cell's directory, from the plan (not an id built here)
+	ln -sfn "$(basename "$base").run/$("$HT_BIN" run "${args[@]}" --plan-only --json | jq -r '.[0].id')" "$cell" ||
+		return 2
+	[ "$(jq -r .verdict "$cell/cell.json" 2>/dev/null)" = TIMEOUT ] && return 124
 	printf 'before %s\nafter  %s\n' "$load0" "$(cat /proc/loadavg)" > "$cell/host_load.txt"
 	[ -s "$cell/exit_status" ] || return 125
 	return "$(head -n 1 "$cell/exit_status" | tr -dc 0-9)"
