@@ -1,5 +1,6 @@
 /*
- * compare: match cell groups of two sides and test every metric.
+ * compare: match cell groups of two sides, test every metric and count
+ * every verdict.
  * A group is the PASS repeats of one (vcpus, workload, kernel, noise, fault,
  * params); params are the module parameters the harness asked for (cell.json
  * "modparams") other than workload, duration and fault, so a map_type or
@@ -7,6 +8,7 @@
  * faults never pair, except with --base-fault (one run: each fault against
  * the base fault, same kernel).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -173,6 +175,100 @@ static void count_cells(struct cmp_count *cnt, const struct bucket *x)
 				k = j;
 		cnt->excluded[k]++;
 	}
+}
+
+/* CV_FAIL, CV_CRASH or CV_TIMEOUT for a cell that failed, CV_NR for PASS, -1 if it never ran to a verdict. */
+static int ran_as(const struct rep_cell *c)
+{
+	if (is_pass(c))
+		return CV_NR;
+	for (int j = CV_FAIL; j <= CV_TIMEOUT; j++)
+		if (c->verdict && !strcmp(c->verdict, cmp_verdict_names[j]))
+			return j;
+	return -1;
+}
+
+/* Of x's cells that ran to a verdict, those of verdict v (-1: any but PASS) titled sig (NULL: any). */
+static void rate_of(struct cmp_rate *r, const struct bucket *x, int v, const char *sig,
+		    double level)
+{
+	r->k = r->n = 0;
+	for (size_t i = 0; i < x->n; i++) {
+		int w = ran_as(x->cells[i]);
+
+		if (w < 0)
+			continue;
+		r->n++;
+		r->k += w != CV_NR && (v < 0 || w == v) &&
+			(!sig || !strcmp(rep_cell_title(x->cells[i]), sig));
+	}
+	r->rate = r->n ? (double)r->k / (double)r->n : NAN;
+	st_clopper_pearson(r->k, r->n, level, &r->lo, &r->hi);
+}
+
+/* The row of verdict v (-1: non-PASS) and signature sig (NULL: all), tested. */
+static int add_vrow(struct cmp_result *res, struct cmp_group *g, const struct bucket *xa,
+		    const struct bucket *xb, int v, const char *sig)
+{
+	struct cmp_vrow r = { .verdict = v < 0 ? "non-PASS" : cmp_verdict_names[v],
+			      .signature = sig, .p = NAN, .reading = "no evidence" }, *nv;
+
+	rate_of(&r.a, xa, v, sig, 1 - res->alpha);
+	rate_of(&r.b, xb, v, sig, 1 - res->alpha);
+	if (r.a.n && r.b.n) {
+		r.p = st_fisher_exact(r.a.k, r.a.n - r.a.k, r.b.k, r.b.n - r.b.k);
+		r.significant = r.p < res->alpha;
+		if (r.significant)
+			r.reading = r.b.rate > r.a.rate ? "regressed" : "fixed";
+		r.n_power = st_fisher_n_for_power(r.a.rate, r.b.rate, res->alpha, CMP_POWER,
+						  CMP_POWER_NMAX);
+		if (isnan(r.p) || r.n_power == UINT_MAX)
+			return -1;
+	}
+	nv = realloc(g->vrows, (g->nvrows + 1) * sizeof(*nv));
+	if (!nv)
+		return -1;
+	g->vrows = nv;
+	nv[g->nvrows++] = r;
+	return 0;
+}
+
+static bool has_vrow(const struct cmp_group *g, const char *verdict, const char *sig)
+{
+	for (size_t i = 0; i < g->nvrows; i++)
+		if (g->vrows[i].signature && !strcmp(g->vrows[i].verdict, verdict) &&
+		    !strcmp(g->vrows[i].signature, sig))
+			return true;
+	return false;
+}
+
+/*
+ * The non-PASS row, then FAIL, CRASH and TIMEOUT, each followed by one row
+ * per signature (first seen first, A before B); and what 0 of n bounds a
+ * side to.
+ */
+static int add_verdicts(struct cmp_result *res, struct cmp_group *g, const struct bucket *xa,
+			const struct bucket *xb)
+{
+	const struct bucket *xs[2] = { xa, xb };
+	struct cmp_rate za, zb;
+	int err = add_vrow(res, g, xa, xb, -1, NULL);
+
+	for (int v = CV_FAIL; v <= CV_TIMEOUT && !err; v++) {
+		err = add_vrow(res, g, xa, xb, v, NULL);
+		for (int s = 0; s < 2; s++)
+			for (size_t i = 0; i < xs[s]->n && !err; i++) {
+				const char *t = rep_cell_title(xs[s]->cells[i]);
+
+				if (ran_as(xs[s]->cells[i]) == v && !has_vrow(g, cmp_verdict_names[v], t))
+					err = add_vrow(res, g, xa, xb, v, t);
+			}
+	}
+	rate_of(&za, xa, -1, NULL, 1 - res->alpha);
+	rate_of(&zb, xb, -1, NULL, 1 - res->alpha);
+	st_clopper_pearson(0, za.n, 1 - res->alpha, &za.lo, &g->zero_hi_a);
+	st_clopper_pearson(0, zb.n, 1 - res->alpha, &zb.lo, &g->zero_hi_b);
+	return err;
 }
 
 /* What a metric reads from one cell; NAN when the cell did not measure it. */
@@ -351,6 +447,7 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 	g->fault_b = xb->fault;
 	count_cells(&g->ca, xa);
 	count_cells(&g->cb, xb);
+	err |= add_verdicts(res, g, xa, xb);
 	err |= add_row(res, g, xa, xb, "module.ops_per_sec", "ops/s", m_ops, NULL);
 	err |= add_row(res, g, xa, xb, "module.ops_per_sec_per_cpu", "ops/s", m_ops_cpu, NULL);
 	err |= add_row(res, g, xa, xb, "bpftrace.pop.p50", "ns", m_pop_p50, NULL);
@@ -631,6 +728,7 @@ void cmp_result_free(struct cmp_result *res)
 			free(res->g[i].rows[j].b.v);
 		}
 		free(res->g[i].rows);
+		free(res->g[i].vrows);
 	}
 	free(res->g);
 	strv_free(&res->only_a);

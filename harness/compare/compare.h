@@ -2,7 +2,9 @@
  * `htab-torture compare`: two runs side by side (RUN_A RUN_B), or one run's
  * kernels against its base kernel, LKP-style: per matching cell group and
  * metric, mean ± stddev over the PASS repeats of each side, %change, Welch's
- * t-test p-value and a bootstrap CI of the ratio of means.
+ * t-test p-value and a bootstrap CI of the ratio of means; per verdict and
+ * signature, the count of cells on each side with its Clopper–Pearson
+ * interval, Fisher's exact test and the repeats a side that would show it.
  */
 #ifndef HT_COMPARE_H
 #define HT_COMPARE_H
@@ -11,6 +13,7 @@
 #include <stdio.h>
 
 #include "rundir/run_load.h"
+#include "lib/proportion.h"
 #include "lib/welch_bootstrap.h"
 #include "lib/util.h"
 
@@ -48,6 +51,31 @@ struct cmp_row {
 	char note[64];			/* "too few repeats (n=1)" when not tested */
 };
 
+/* The verdict rows' power, and the most repeats a side they look for it at. */
+#define CMP_POWER 0.8
+#define CMP_POWER_NMAX 200
+
+/* One side of a verdict row: k of the n cells that ran to a verdict. */
+struct cmp_rate {
+	size_t k, n;
+	double rate, lo, hi;		/* k / n and its Clopper–Pearson CI; NAN when n is 0 */
+};
+
+/*
+ * Non-PASS cells as data: one verdict (FAIL, CRASH, TIMEOUT, or the three
+ * as "non-PASS"), or one signature of one verdict, on both sides.
+ */
+struct cmp_vrow {
+	const char *verdict;		/* "non-PASS", "FAIL", "CRASH", "TIMEOUT" */
+	const char *signature;		/* NULL: every cell of the verdict; else the title */
+	struct cmp_rate a, b;
+	double p;			/* Fisher's exact, two-sided; NAN when a side has no cell */
+	bool significant;		/* p < alpha, as a metric's Welch p */
+	const char *reading;		/* "regressed" (B more), "fixed" (B fewer), "no evidence" */
+	unsigned n_power;		/* repeats a side for CMP_POWER at these rates at alpha;
+					   0: equal rates; CMP_POWER_NMAX + 1: more than that */
+};
+
 struct cmp_count {
 	size_t cells, pass;
 	size_t excluded[CV_NR];
@@ -61,6 +89,9 @@ struct cmp_group {
 	struct cmp_count ca, cb;
 	struct cmp_row *rows;
 	size_t nrows;
+	struct cmp_vrow *vrows;		/* non-PASS, then FAIL, CRASH, TIMEOUT, each with its signatures */
+	size_t nvrows;
+	double zero_hi_a, zero_hi_b;	/* what "0 of n" bounds: its Clopper–Pearson upper end */
 };
 
 struct cmp_result {

@@ -30,7 +30,9 @@ static void usage(FILE *f)
 	      "  against the base kernel (default: the first of the run's --kernel list), or\n"
 	      "  with --base-fault every other fault against that one (e.g. none), per kernel.\n"
 	      "  Per metric: mean ±%stddev over PASS repeats, %change, Welch's t-test p\n"
-	      "  (* when p < alpha) and a (1-alpha) bootstrap CI of mean(B)/mean(A).\n\n", f);
+	      "  (* when p < alpha) and a (1-alpha) bootstrap CI of mean(B)/mean(A). Per verdict\n"
+	      "  and signature: k of n cells a side with Clopper-Pearson CIs, Fisher's exact p\n"
+	      "  (regressed/fixed when p < alpha, else no evidence), repeats a side for 80% power.\n\n", f);
 	opts_help(f, compare_opts, NCOMPARE_OPTS);
 	fputs("\nexit status: 0 compared, 1 nothing matched or JSON not written, 2 usage or bad run dir\n",
 	      f);

@@ -1,9 +1,11 @@
 /*
  * compare's outputs: the LKP-style terminal table (base mean ±%stddev,
- * %change, compare mean ±%stddev, metric; a units row; * marks p < alpha)
- * and compare.json (FORMAT.md, "compare").
+ * %change, compare mean ±%stddev, metric; a units row; * marks p < alpha),
+ * each group's verdict rows under it, and compare.json (FORMAT.md,
+ * "compare").
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +68,74 @@ static void print_row(FILE *f, const struct cmp_row *r)
 	fprintf(f, ROW, am, asd, ch, r->significant ? "*" : "", bm, bsd, p, ci, metric);
 }
 
+static const char *fmt_ci(char *buf, size_t n, const struct cmp_rate *r)
+{
+	if (isfinite(r->lo))
+		snprintf(buf, n, "[%.3g, %.3g]", r->lo, r->hi);
+	else
+		snprintf(buf, n, "-");
+	return buf;
+}
+
+static const char *fmt_power(char *buf, size_t n, const struct cmp_vrow *v)
+{
+	if (isnan(v->p) || !v->n_power)
+		snprintf(buf, n, "-");
+	else if (v->n_power > CMP_POWER_NMAX)
+		snprintf(buf, n, ">%u", CMP_POWER_NMAX);
+	else
+		snprintf(buf, n, "%u", v->n_power);
+	return buf;
+}
+
+/* "A 0 of 5 -> 0.522", or "" when cells is 0 (no zero of that side shown). */
+static const char *zero_side(char *buf, size_t n, const char *side, size_t cells, double hi)
+{
+	if (cells)
+		snprintf(buf, n, "%s 0 of %zu -> %.3g", side, cells, hi);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
+#define VROW "%9s  %-16s %9s  %-16s %9s%1s %-12s %10s  %s\n"
+
+/* Rows with a cell on either side; non-PASS always (0 of n says how far the run can see). */
+static void print_verdicts(FILE *f, const struct cmp_result *res, const struct cmp_group *g)
+{
+	char ka[32], kb[32], cia[48], cib[48], p[32], pw[32], head[64], ha[40], hb[40], what[320];
+	char za[64], zb[64];
+	const struct cmp_vrow *v0 = &g->vrows[0];
+	bool zero_a = false, zero_b = false;
+
+	snprintf(ha, sizeof(ha), "%.0f%% CI of A", (1 - res->alpha) * 100);
+	snprintf(hb, sizeof(hb), "%.0f%% CI of B", (1 - res->alpha) * 100);
+	snprintf(head, sizeof(head), "n/side %.0f%%", CMP_POWER * 100);
+	fputc('\n', f);
+	fprintf(f, VROW, "A cells", ha, "B cells", hb, "p(Fisher)", "", "reading", head, "verdict");
+	for (size_t i = 0; i < g->nvrows; i++) {
+		const struct cmp_vrow *v = &g->vrows[i];
+
+		if (i && !v->a.k && !v->b.k)
+			continue;
+		zero_a |= v->a.n && !v->a.k;
+		zero_b |= v->b.n && !v->b.k;
+		snprintf(ka, sizeof(ka), "%zu/%zu", v->a.k, v->a.n);
+		snprintf(kb, sizeof(kb), "%zu/%zu", v->b.k, v->b.n);
+		snprintf(what, sizeof(what), "%s%s%s", v->verdict, v->signature ? ": " : "",
+			 v->signature ? v->signature : "");
+		fprintf(f, VROW, ka, fmt_ci(cia, sizeof(cia), &v->a), kb, fmt_ci(cib, sizeof(cib), &v->b),
+			num_p_text(p, sizeof(p), v->p), v->significant ? "*" : "", v->reading,
+			fmt_power(pw, sizeof(pw), v), what);
+	}
+	if (zero_a || zero_b)
+		fprintf(f, "  0 of n still allows a rate up to its %.0f%% Clopper-Pearson upper bound: %s%s%s\n",
+			(1 - res->alpha) * 100, zero_side(za, sizeof(za), "A", zero_a ? v0->a.n : 0,
+							  g->zero_hi_a),
+			zero_a && zero_b ? ", " : "",
+			zero_side(zb, sizeof(zb), "B", zero_b ? v0->b.n : 0, g->zero_hi_b));
+}
+
 static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_group *g)
 {
 	char sa[256], sb[256], ci_head[64];
@@ -95,11 +165,12 @@ static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_
 		"[unit]");
 	for (size_t i = 0; i < g->nrows; i++)
 		print_row(f, &g->rows[i]);
+	print_verdicts(f, res, g);
 }
 
 void cmp_print(FILE *f, const struct cmp_result *res)
 {
-	size_t nrows = 0, nsig = 0, nfew = 0;
+	size_t nrows = 0, nsig = 0, nfew = 0, nreg = 0, nfix = 0;
 
 	if (!strcmp(res->mode, "runs"))
 		fprintf(f, "compare: A = %s  B = %s\n", res->dir_a, res->dir_b);
@@ -125,6 +196,10 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 			nsig += res->g[i].rows[j].significant;
 			nfew += !res->g[i].rows[j].tested;
 		}
+		for (size_t j = 0; j < res->g[i].nvrows; j++) {
+			nreg += !strcmp(res->g[i].vrows[j].reading, "regressed");
+			nfix += !strcmp(res->g[i].vrows[j].reading, "fixed");
+		}
 	}
 	fputc('\n', f);
 	for (size_t i = 0; i < res->only_a.n; i++)
@@ -132,8 +207,9 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 	for (size_t i = 0; i < res->only_b.n; i++)
 		fprintf(f, "only in B: %s\n", res->only_b.v[i]);
 	fprintf(f, "%zu groups, %zu metrics: %zu significant, %zu untested (too few repeats); "
-		"non-PASS cells excluded: A %zu, B %zu\n", res->ng, nrows, nsig, nfew,
-		res->excluded_a, res->excluded_b);
+		"non-PASS cells excluded: A %zu, B %zu; verdict rows (Fisher's exact p < %g): "
+		"%zu regressed, %zu fixed\n", res->ng, nrows, nsig, nfew,
+		res->excluded_a, res->excluded_b, res->alpha, nreg, nfix);
 	if (res->tcg)
 		fprintf(f, "(tcg: emulated) vCPUs are host threads on this machine's cores: "
 			"ratios are this host's, not real hardware's.\n");
@@ -181,6 +257,39 @@ static json_t *count_json(const struct cmp_count *c)
 			 "pass", (json_int_t)c->pass, "excluded", ex);
 }
 
+static json_t *rate_json(const struct cmp_rate *r)
+{
+	return json_pack("{s:I, s:I, s:o, s:[o, o]}", "k", (json_int_t)r->k, "n", (json_int_t)r->n,
+			 "rate", num_json(r->rate), "ci", num_json(r->lo), num_json(r->hi));
+}
+
+static json_t *vrow_json(const struct cmp_vrow *v)
+{
+	bool tested = !isnan(v->p), over = v->n_power > CMP_POWER_NMAX;
+
+	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:b, s:s, s:{s:o, s:s?}}",
+		"verdict", v->verdict, "signature", v->signature,
+		"a", rate_json(&v->a), "b", rate_json(&v->b),
+		"fisher_p", num_json(v->p), "significant", v->significant, "reading", v->reading,
+		"power", "n_per_side", tested && v->n_power && !over ?
+		json_integer(v->n_power) : json_null(),
+		"why_none", !tested ? "a side has no cell" : !v->n_power ? "equal rates" :
+		over ? "more than power_max_n" : NULL);
+}
+
+static json_t *verdicts_json(const struct cmp_group *g)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < g->nvrows; i++)
+		json_array_append_new(rows, vrow_json(&g->vrows[i]));
+	return json_pack("{s:{s:I, s:o}, s:{s:I, s:o}, s:o}",
+		"a", "n", (json_int_t)(g->nvrows ? g->vrows[0].a.n : 0), "zero_bound",
+		num_json(g->zero_hi_a),
+		"b", "n", (json_int_t)(g->nvrows ? g->vrows[0].b.n : 0), "zero_bound",
+		num_json(g->zero_hi_b), "rows", rows);
+}
+
 static json_t *strv_json_arr(const struct strv *sv)
 {
 	json_t *a = json_array();
@@ -202,15 +311,17 @@ json_t *cmp_to_json(const struct cmp_result *res)
 		for (size_t j = 0; j < g->nrows; j++)
 			json_array_append_new(rows, row_json(&g->rows[j]));
 		json_array_append_new(groups, json_pack(
-			"{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o}",
+			"{s:i, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
 			"vcpus", g->vcpus, "workload", g->workload, "noise", g->noise,
 			"params", g->params, "kernel_a", g->kernel_a, "kernel_b", g->kernel_b,
 			"fault_a", g->fault_a, "fault_b", g->fault_b,
-			"a", count_json(&g->ca), "b", count_json(&g->cb), "metrics", rows));
+			"a", count_json(&g->ca), "b", count_json(&g->cb), "metrics", rows,
+			"verdicts", verdicts_json(g)));
 	}
 	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)res->seed);
 	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:s}, s:b, s:f, s:f,"
-			 " s:{s:s, s:I, s:s}, s:i, s:o, s:{s:o, s:o}, s:{s:I, s:I}}",
+			 " s:{s:s, s:I, s:s}, s:i, s:{s:s, s:s, s:s, s:s, s:f, s:i, s:s}, s:o,"
+			 " s:{s:o, s:o}, s:{s:I, s:I}}",
 		"mode", res->mode,
 		"a", "dir", res->dir_a, "label", res->label_a, "accel", res->accel_a, "boot", res->boot_a,
 		"b", "dir", res->dir_b, "label", !strcmp(res->mode, "runs") ? res->label_b : NULL,
@@ -219,7 +330,13 @@ json_t *cmp_to_json(const struct cmp_result *res)
 		"bootstrap", "method", "percentile, ratio of means",
 		"resamples", (json_int_t)res->resamples,
 		"seed", seed,
-		"min_repeats", CMP_MIN_REPEATS, "groups", groups,
+		"min_repeats", CMP_MIN_REPEATS,
+		"verdict_test", "cells", "PASS, FAIL, CRASH, TIMEOUT (not SKIP, not unfinished)",
+		"interval", "Clopper-Pearson", "test", "Fisher's exact, two-sided, relative tolerance 1e-7",
+		"reading", "p < alpha: regressed (B more) or fixed (B fewer), else no evidence",
+		"power", CMP_POWER, "power_max_n", CMP_POWER_NMAX,
+		"power_method", "exact: every outcome of n binomial trials a side at the observed rates",
+		"groups", groups,
 		"unmatched", "a", strv_json_arr(&res->only_a), "b", strv_json_arr(&res->only_b),
 		"excluded", "a", (json_int_t)res->excluded_a, "b", (json_int_t)res->excluded_b);
 }

@@ -21,11 +21,6 @@ static int verdict_rank(const char *v)
 	return -1;
 }
 
-static const char *title_of(const struct rep_cell *c)
-{
-	return c->signature ? c->signature : c->reason ? c->reason : "(no signature)";
-}
-
 /* A cell.json written before excerpts existed: cut it from the console now. */
 static char *crash_excerpt_from_console(const struct rep_cell *c)
 {
@@ -80,13 +75,13 @@ static char *excerpt_of(const struct rep_cell *c)
 	if (!ex && (s = json_string_value(json_object_get(cj, "runner_last"))) &&
 	    asprintf(&ex, "runner: %s", s) < 0)
 		ex = NULL;
-	return ex ? ex : strdup(title_of(c));
+	return ex ? ex : strdup(rep_cell_title(c));
 }
 
 static struct rep_problem *find_group(struct rep_problems *p, const struct rep_cell *c)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!strcmp(p->v[i].verdict, c->verdict) && !strcmp(p->v[i].title, title_of(c)))
+		if (!strcmp(p->v[i].verdict, c->verdict) && !strcmp(p->v[i].title, rep_cell_title(c)))
 			return &p->v[i];
 	return NULL;
 }
@@ -107,7 +102,7 @@ static int add_cell(struct rep_problems *p, const struct rep_cell *c)
 		g = &v[p->n++];
 		memset(g, 0, sizeof(*g));
 		g->verdict = problem_verdicts[verdict_rank(c->verdict)];
-		g->title = title_of(c);
+		g->title = rep_cell_title(c);
 		g->excerpt = excerpt_of(c);
 		snprintf(path, sizeof(path), "%s/console.log", c->dir ? c->dir : "");
 		if (c->dir && file_exists(path) && asprintf(&g->console, "%s/console.log", c->id) < 0)

@@ -109,6 +109,11 @@ const struct rep_hist *rep_cell_pop(const struct rep_cell *c)
 	return rep_find_hist(c->bt, c->nbt, POP_SCRIPT, POP_MAP);
 }
 
+const char *rep_cell_title(const struct rep_cell *c)
+{
+	return c->signature ? c->signature : c->reason ? c->reason : "(no signature)";
+}
+
 bool rep_verdict_bad(const char *v)
 {
 	return v && (!strcmp(v, "CRASH") || !strcmp(v, "TIMEOUT"));

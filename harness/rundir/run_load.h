@@ -113,6 +113,8 @@ const struct rep_hist *rep_cell_pop(const struct rep_cell *c);
 /* A cell's figures count toward means: it ran to the end with data. */
 bool rep_cell_counts(const struct rep_cell *c);
 bool rep_verdict_bad(const char *verdict);	/* CRASH or TIMEOUT */
+/* What broke, as report's problems and compare's verdicts group it: signature, else reason. */
+const char *rep_cell_title(const struct rep_cell *c);
 void rep_cell_free(struct rep_cell *c);
 /* Add src's buckets into *dst (named name), merging equal [lo, hi). */
 int rep_hist_accumulate(struct rep_hist **v, size_t *n, const struct rep_hist *src);

@@ -1,8 +1,11 @@
 #!/bin/bash
 # `htab-torture compare` end to end on the fixture runs (tests/fixtures/compare):
 # the table (significant change marked, no change unmarked, too few repeats,
-# the TCG note), compare.json, one-line errors naming the value with exit 2,
-# and bench/seed-000.sh's printout (the seed's lines, then ours with the CI).
+# the TCG note), compare.json, verdicts as data (verdicts_run: counts,
+# Clopper-Pearson intervals, Fisher p, fixed/regressed/no evidence, repeats
+# for 80 % power, what 0 of n bounds), one-line errors naming the value with
+# exit 2, and bench/seed-000.sh's printout (the seed's lines, then ours with
+# the CI).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir compare)
 cp -r "$ROOT/tests/fixtures/compare/kernels_run" "$d/"
@@ -25,6 +28,42 @@ expect_eq "json too few repeats" "$(jq -r '.groups[] | select(.kernel_b == "lock
 	--json - > "$d/ab.json" || fail "two-run compare --json - exited $?"
 expect_eq "two runs: groups" "$(jq '.groups | length' "$d/ab.json")" 2
 expect_eq "two runs: unmatched in B" "$(jq '.unmatched.b | length' "$d/ab.json")" 2
+
+# Verdicts: make_fixtures.py states each group's counts and p by hand.
+cp -r "$ROOT/tests/fixtures/compare/verdicts_run" "$d/"
+vrun=$d/verdicts_run
+out=$("$HT" compare "$vrun") || fail "compare verdicts_run exited $?"
+echo "$out" > "$d/verdicts.txt"
+for want in \
+	"      6/8  [0.349, 0.968]         0/8  [0, 0.369]           0.007* fixed                 8  TIMEOUT: no console output for 60 s" \
+	"      0/8  [0, 0.369]             5/8  [0.245, 0.915]       0.026* regressed            10  CRASH" \
+	"      0/8  [0, 0.369]             3/8  [0.0852, 0.755]      0.200  no evidence          17  CRASH: WARNING in __pcpu_freelist_pop" \
+	"     2/10  [0.0252, 0.556]       0/10  [0, 0.308]           0.474  no evidence          39  CRASH" \
+	"0 of n still allows a rate up to its 95% Clopper-Pearson upper bound: B 0 of 10 -> 0.308" \
+	"non-PASS cells excluded: A 8, B 6; verdict rows (Fisher's exact p < 0.05): 2 regressed, 3 fixed"; do
+	[[ $out == *"$want"* ]] || fail "verdicts table lacks '$want' (see $d/verdicts.txt)"
+	echo "ok: verdicts table has '$want'"
+done
+vj=$vrun/compare.json
+v8='.groups[] | select(.vcpus == 8) | .verdicts'
+expect_eq "json v8 CRASH k/n" "$(jq -r "$v8"' | .rows[] | select(.verdict == "CRASH" and .signature == null)
+	| "\(.a.k)/\(.a.n) \(.b.k)/\(.b.n) \(.reading) \(.power.n_per_side)"' "$vj")" "2/10 0/10 no evidence 39"
+expect_eq "json v8 CRASH p = 9/19" "$(jq "$v8"' | .rows[] | select(.verdict == "CRASH" and .signature == null)
+	| .fisher_p * 1e6 | round' "$vj")" 473684
+expect_eq "json v8 2 of 10 CI" "$(jq -c "$v8"' | .rows[0].a.ci | map(. * 1e4 | round)' "$vj")" "[252,5561]"
+expect_eq "json v8 0 of 10 bound" "$(jq "$v8"' | .b.zero_bound * 1e4 | round' "$vj")" 3085
+expect_eq "json v4 signature rows" "$(jq -r '.groups[] | select(.vcpus == 4) | .verdicts.rows[]
+	| select(.signature) | "\(.verdict): \(.signature) \(.b.k) \(.reading)"' "$vj")" \
+	"FAIL: elements lost: 3 1 no evidence
+CRASH: WARNING in __pcpu_freelist_pop 3 no evidence
+CRASH: BUG: soft lockup in htab_map_update_elem 2 no evidence"
+expect_eq "json v4 TIMEOUT (none): no power" "$(jq -r '.groups[] | select(.vcpus == 4) | .verdicts.rows[]
+	| select(.verdict == "TIMEOUT") | "\(.fisher_p) \(.power.n_per_side) \(.power.why_none)"' "$vj")" \
+	"1 null equal rates"
+expect_eq "json v2 fixed" "$(jq -r '.groups[] | select(.vcpus == 2) | .verdicts.rows[0]
+	| "\(.significant) \(.reading)"' "$vj")" "true fixed"
+expect_eq "json verdict_test" "$(jq -r '.verdict_test | "\(.interval) \(.power) \(.power_max_n)"' "$vj")" \
+	"Clopper-Pearson 0.8 200"
 
 check() {	# expected-substring, args...
 	local want=$1; shift

@@ -3,7 +3,8 @@
  * tests/fixtures/compare (make_fixtures.py states their exact figures):
  * a clear change (+50 %, significant), no change (not significant), too few
  * repeats (n=1, a CRASH excluded), two runs with unmatched groups and a FAIL,
- * the default base kernel, the table and JSON, and the CLI's exit statuses.
+ * the default base kernel, the table and JSON, the CLI's exit statuses, and
+ * verdicts as data (verdicts_run: counts, intervals, Fisher p, the reading).
  */
 #include <math.h>
 #include <sys/stat.h>
@@ -530,6 +531,78 @@ static void test_map_axes(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static const struct cmp_vrow *vrow(const struct cmp_group *g, const char *verdict,
+				   const char *sig)
+{
+	for (size_t i = 0; i < g->nvrows; i++)
+		if (!strcmp(g->vrows[i].verdict, verdict) &&
+		    (sig ? g->vrows[i].signature && !strcmp(g->vrows[i].signature, sig)
+			 : !g->vrows[i].signature))
+			return &g->vrows[i];
+	fail_msg("no verdict row %s %s", verdict, sig ? sig : "");
+	return NULL;
+}
+
+/* make_fixtures.py, verdicts_run: p-values by hand from the tables' probabilities. */
+static void test_verdicts(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	const struct cmp_group *g;
+	const struct cmp_vrow *v;
+	char *t;
+
+	(void)state;
+	opts_default(&f->o);
+	assert_int_equal(rep_run_load(&f->run, FIX "/verdicts_run"), 0);
+	assert_int_equal(cmp_build(&f->res, &f->run, NULL, "base", &f->o), 0);
+	assert_int_equal(f->res.ng, 3);
+	/* v2: 6 TIMEOUT of 8 against none: fixed */
+	v = vrow(group_b(&f->res, "patched", 2), "non-PASS", NULL);
+	assert_int_equal(v->a.k, 6);
+	assert_int_equal(v->a.n, 8);
+	assert_int_equal(v->b.k, 0);
+	assert_float_equal(v->p, 1.0 / 143, 1e-12);
+	assert_true(v->significant);
+	assert_string_equal(v->reading, "fixed");
+	assert_int_equal(vrow(group_b(&f->res, "patched", 2), "TIMEOUT",
+			      "no console output for 60 s")->a.k, 6);
+	/* v4: the CRASHes regress, one signature alone does not */
+	g = group_b(&f->res, "patched", 4);
+	assert_string_equal(vrow(g, "non-PASS", NULL)->reading, "regressed");
+	v = vrow(g, "CRASH", NULL);
+	assert_int_equal(v->b.k, 5);
+	assert_float_equal(v->p, 1.0 / 39, 1e-12);
+	assert_string_equal(v->reading, "regressed");
+	assert_int_equal(v->n_power, 10);
+	v = vrow(g, "CRASH", "WARNING in __pcpu_freelist_pop");
+	assert_int_equal(v->b.k, 3);
+	assert_float_equal(v->p, 0.2, 1e-12);
+	assert_string_equal(v->reading, "no evidence");
+	assert_int_equal(vrow(g, "FAIL", "elements lost: 3")->b.k, 1);
+	v = vrow(g, "TIMEOUT", NULL);
+	assert_int_equal(v->a.k + v->b.k, 0);
+	assert_float_equal(v->p, 1, 1e-12);
+	assert_int_equal(v->n_power, 0);	/* equal rates */
+	/* v8: 2 of 10 against 0 of 10 is no evidence; what 0 of 10 bounds */
+	g = group_b(&f->res, "patched", 8);
+	v = vrow(g, "CRASH", NULL);
+	assert_float_equal(v->p, 9.0 / 19, 1e-12);
+	assert_string_equal(v->reading, "no evidence");
+	assert_float_equal(v->a.lo, 0.02521073, 1e-7);
+	assert_float_equal(v->a.hi, 0.55609546, 1e-7);
+	assert_float_equal(v->b.hi, 1 - pow(0.025, 0.1), 1e-12);
+	assert_float_equal(g->zero_hi_b, 1 - pow(0.025, 0.1), 1e-12);
+	assert_int_equal(v->n_power, 39);
+	t = table_of(&f->res);
+	assert_non_null(strstr(t, "     2/10  [0.0252, 0.556]       0/10  [0, 0.308]           0.474  "
+			       "no evidence          39  CRASH: WARNING in __pcpu_freelist_pop"));
+	assert_non_null(strstr(t, "0.007* fixed"));
+	assert_non_null(strstr(t, "B 0 of 10 -> 0.308"));
+	assert_non_null(strstr(t, "verdict rows (Fisher's exact p < 0.05): 2 regressed, 3 fixed"));
+	free(t);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +618,7 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_cli),
 		cmocka_unit_test(test_coverage_metrics),
+		cmocka_unit_test(test_verdicts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
