@@ -3,7 +3,8 @@
  * hash map's element allocator and records one verdict per matrix cell.
  * Subcommands: run (report, compare and merge read what run writes); stats
  * summarises any samples the way compare does (the bench scripts use it);
- * scan classifies any console file the way run classifies a cell's.
+ * scan classifies any console file the way run classifies a cell's; repro
+ * writes a script that boots one cell again.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "compare/compare.h"
 #include "run/merge.h"
 #include "report/report.h"
+#include "repro/repro.h"
 #include "run/run.h"
 #include "scan/scan.h"
 #include "stats/stats_cli.h"
@@ -25,6 +27,7 @@ static void usage(FILE *f)
 	      "  compare  RUN_A RUN_B, or RUN across its kernels: %change with Welch p and ratio CI\n"
 	      "  stats    NDJSON samples by group: mean ± sd, ratio to a base with Welch p and CI\n"
 	      "  scan     FILE...: each console's first kernel report as run titles it, or clean\n"
+	      "  repro    CELL_DIR: a script that boots that cell again and says if it reproduced\n"
 	      "run 'htab-torture COMMAND --help' for its options\n", f);
 }
 
@@ -46,10 +49,12 @@ int main(int argc, char **argv)
 		return cmd_stats(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "scan"))
 		return cmd_scan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "repro"))
+		return cmd_repro(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats, scan\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats, scan, repro\n", argv[1]);
 	return 2;
 }
