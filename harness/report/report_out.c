@@ -53,6 +53,17 @@ size_t rep_ops(const struct rep_run *r, const char **out, size_t max)
 	return n;
 }
 
+enum rep_outcome rep_cell_outcome(const struct rep_cell *c)
+{
+	if (!strcmp(c->verdict, "PASS"))
+		return REP_PASSED;
+	if (!strcmp(c->verdict, "FAIL"))
+		return REP_FAILED;
+	if (!strcmp(c->verdict, "SKIP"))
+		return REP_SKIPPED;
+	return REP_ERROR;
+}
+
 static void append(char **acc, const char *label, const char *s)
 {
 	char *n;
