@@ -5,7 +5,7 @@
  * never finished) an <error>, SKIP <skipped>. Written with libxml2's
  * xmlwriter, which does the escaping; what it cannot escape (control
  * characters, bytes that are not UTF-8, both seen on serial consoles) is
- * replaced first, so the file always parses.
+ * replaced first (rep_text_safe), so the file always parses.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libxml/xmlstring.h>
 #include <libxml/xmlwriter.h>
 
 #include "report/report_out.h"
@@ -25,38 +24,6 @@ struct jw {
 	xmlTextWriterPtr w;
 	bool err;
 };
-
-/* XML 1.0's Char production: what a document may hold at all. */
-static bool xml_char(int c)
-{
-	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
-	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
-}
-
-/* s with every byte or character XML cannot carry as '?' (malloc'd). */
-static char *xml_safe(const char *s)
-{
-	size_t n = strlen(s), o = 0;
-	char *out = malloc(n + 1);
-
-	if (!out)
-		return NULL;
-	while (*s) {
-		int len = (int)strnlen(s, 4);
-		int c = xmlGetUTF8Char((const xmlChar *)s, &len);
-
-		if (c < 0 || !xml_char(c)) {
-			out[o++] = '?';
-			s++;
-			continue;
-		}
-		memcpy(out + o, s, len);
-		o += len;
-		s += len;
-	}
-	out[o] = '\0';
-	return out;
-}
 
 static void start(struct jw *j, const char *el)
 {
@@ -72,7 +39,7 @@ static void end(struct jw *j)
 
 static void attr(struct jw *j, const char *name, const char *value)
 {
-	char *v = xml_safe(value ? value : "");
+	char *v = rep_text_safe(value ? value : "");
 
 	if (!v || (!j->err && xmlTextWriterWriteAttribute(j->w, BAD_CAST name, BAD_CAST v) < 0))
 		j->err = true;
@@ -99,7 +66,7 @@ attrf(struct jw *j, const char *name, const char *fmt, ...)
 
 static void text(struct jw *j, const char *s)
 {
-	char *v = xml_safe(s ? s : "");
+	char *v = rep_text_safe(s ? s : "");
 
 	if (!v || (!j->err && xmlTextWriterWriteString(j->w, BAD_CAST v) < 0))
 		j->err = true;

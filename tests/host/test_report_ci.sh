@@ -1,6 +1,7 @@
 #!/bin/bash
 # Issue 25 item 4: `htab-torture report RUN` writes RUN/report.junit.xml,
-# which CI test views read. Checked on copies of the report fixtures
+# which CI test views read, and RUN/report.ktap, which kselftest and KUnit
+# tooling read. Checked on copies of the report fixtures
 # (report writes into the run directory) with Debian's xmllint: the file
 # parses, it validates against tests/fixtures/junit/junit.xsd (the subset
 # GitLab, GitHub's reporters and Jenkins share; the schema itself must
@@ -8,7 +9,13 @@
 # by XPath it holds one testcase per cell, whose failure / error / skipped
 # matches the cell's cell.json verdict, counts that add up, the wall times
 # and the properties. A console excerpt with an escape sequence and bytes
-# that are not UTF-8 still makes a well-formed file.
+# that are not UTF-8 still makes a well-formed file. report.ktap goes
+# through a strict KTAP version 1 parser (below, after ktap.rst: version
+# and plan lines, numbering, two-space nesting, directives, no unknown
+# lines, a parent failing with a subtest) and its tree is held against
+# cell.json: one test per cell, ok exactly for PASS and SKIP, SKIP's
+# directive with the reason, TIMEOUT's, the signature as a diagnostic,
+# the verdict checks of cell.json `checks` and module.json as subtests.
 . "$(dirname "$0")/../lib.sh"
 command -v xmllint > /dev/null || { echo "no xmllint (Debian package libxml2-utils)"; exit 77; }
 XSD="$ROOT/tests/fixtures/junit/junit.xsd"
@@ -28,6 +35,14 @@ f="$d/problems_run/v2-full_update-distro-none-r0/cell.json"
 jq '.crash.excerpt |= sub("Call Trace:"; "Call Trace: \u001b[31m")' "$f" > "$f.new" && mv "$f.new" "$f"
 sed -i 's/^\(.*RIP: 0010:__pcpu_freelist_pop+0x4c.*\)$/\1 \xff\xfe/' \
 	"$d/problems_run/v4-full_update-distro-none-r0/console.log"
+# The harness's checks in two cell.json (the fixtures predate the key): a
+# FAIL with a corrupt value, a PASS on a map without residual_expected.
+f="$d/problems_run/v4-full_update-revert-none-r0/cell.json"
+jq '.checks = {corrupt: 1, double_alloc: 0, walk_bad: 0, stamp_races: 2, e2big_not_full: 0,
+	residual: 4095, residual_expected: 4096}' "$f" > "$f.new" && mv "$f.new" "$f"
+f="$d/problems_run/v4-full_update-distro-none-r1/cell.json"
+jq '.checks = {corrupt: 0, double_alloc: 0, walk_bad: 0, stamp_races: 0, e2big_not_full: 3,
+	residual: 4000, residual_expected: null}' "$f" > "$f.new" && mv "$f.new" "$f"
 
 x() {	# x FILE XPATH: the XPath's value
 	xmllint --xpath "$2" "$1" 2> /dev/null
@@ -125,3 +140,162 @@ for b in bad1 bad2; do
 	xmllint --noout --schema "$XSD" "$d/$b.xml" 2> /dev/null && fail "junit.xsd accepts $b.xml"
 done
 echo "ok: junit.xsd refuses a stray element and a failure without a message"
+
+# ktap_tree FILE: a strict KTAP version 1 parser; the tree as JSON on
+# stdout ([{num, name, ok, directive, data, diag: [...], subtests: [...]}]),
+# or the first violation on stderr and exit 1.
+ktap_tree() {
+	python3 - "$1" << 'PY'
+import json, re, sys
+
+RESULT = re.compile(r"^(ok|not ok) ([0-9]+)(?: ([^#]*[^# ]))?(?: # ?(.*))?$")
+DIRECTIVES = ("SKIP", "TODO", "XFAIL", "TIMEOUT", "ERROR")
+try:
+    lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
+except UnicodeDecodeError as e:
+    sys.exit("not UTF-8: %s" % e)
+if lines[-1] != "":
+    sys.exit("no newline at the end")
+lines.pop()
+
+
+def bad(i, why):
+    sys.exit("line %d: %s: %r" % (i + 1, why, lines[i] if i < len(lines) else "EOF"))
+
+
+def level(i, depth):
+    ind = "  " * depth
+    if i >= len(lines) or lines[i] != ind + "KTAP version 1":
+        bad(i, "want %r" % (ind + "KTAP version 1"))
+    i += 1
+    plan, tests, diag, sub = None, [], [], None
+    while i < len(lines):
+        line = lines[i]
+        if line == ind + "  KTAP version 1":
+            if sub is not None:
+                bad(i, "two subtest blocks for one test")
+            sub, i = level(i, depth + 1)
+            continue
+        if not line.startswith(ind):
+            break
+        body = line[len(ind):]
+        if body.startswith(" "):
+            bad(i, "indented by other than two spaces a level")
+        if body.startswith("#"):
+            if body != "#" and not body.startswith("# "):
+                bad(i, "a diagnostic line is '# text'")
+            diag.append(body[2:])
+        elif re.fullmatch(r"1\.\.[0-9]+", body):
+            if plan is not None or tests:
+                bad(i, "plan not right after the version line")
+            plan = int(body[3:])
+            diag = []   # the level's own ("# Subtest: ..."), no test's
+        else:
+            m = RESULT.match(body)
+            if not m:
+                bad(i, "unknown line")
+            if plan is None:
+                bad(i, "result before the plan")
+            ok, num, name, data = m.group(1) == "ok", int(m.group(2)), m.group(3), m.group(4)
+            if num != len(tests) + 1:
+                bad(i, "test %d, want %d" % (num, len(tests) + 1))
+            word = (data or "").split(" ", 1)[0]
+            directive = word if word in DIRECTIVES else None
+            if directive in ("TIMEOUT", "ERROR") and ok:
+                bad(i, "%s on an ok line" % directive)
+            if ok and sub and any(not t["ok"] and t["directive"] != "SKIP" for t in sub):
+                bad(i, "ok, but a subtest failed")
+            tests.append({"num": num, "name": name, "ok": ok, "directive": directive,
+                          "data": data, "diag": diag, "subtests": sub or []})
+            diag, sub = [], None
+        i += 1
+    if sub is not None:
+        bad(i, "a subtest block without its parent's result")
+    if plan != len(tests):
+        bad(i, "plan 1..%s, %d tests" % (plan, len(tests)))
+    return tests, i
+
+
+tree, i = level(0, 0)
+if i != len(lines):
+    bad(i, "after the last test")
+json.dump(tree, sys.stdout)
+PY
+}
+
+# The checker itself refuses what ktap.rst does not allow.
+printf 'KTAP version 1\n1..2\nok 1 a\n' > "$d/bad.ktap"
+ktap_tree "$d/bad.ktap" > /dev/null 2>&1 && fail "KTAP checker accepts a short plan"
+printf 'KTAP version 1\n1..1\n  KTAP version 1\n  1..1\n  not ok 1 x\nok 1 a\n' > "$d/bad.ktap"
+ktap_tree "$d/bad.ktap" > /dev/null 2>&1 && fail "KTAP checker accepts ok over a failed subtest"
+printf 'KTAP version 1\n1..1\nok 2 a\n' > "$d/bad.ktap"
+ktap_tree "$d/bad.ktap" > /dev/null 2>&1 && fail "KTAP checker accepts a number out of order"
+printf 'KTAP version 1\n1..1\nstray\nok 1 a\n' > "$d/bad.ktap"
+ktap_tree "$d/bad.ktap" > /dev/null 2>&1 && fail "KTAP checker accepts an unknown line"
+echo "ok: the KTAP checker refuses a short plan, ok over a failure, a wrong number, a stray line"
+
+for run in ab_run partial_run problems_run; do
+	k="$d/$run/report.ktap"
+	ktap_tree "$k" > "$d/$run.ktap.json" 2> "$d/ktap.err" ||
+		fail "$run/report.ktap is not KTAP version 1: $(cat "$d/ktap.err")"
+	t="$d/$run.ktap.json"
+	ncells=$(find "$d/$run" -mindepth 2 -maxdepth 2 -name console.log | wc -l)
+	expect_eq "$run KTAP tests" "$(jq length "$t")" "$ncells"
+	for c in "$d/$run"/*/console.log; do
+		c=$(dirname "$c") id=${c##*/}
+		v=$( [ -f "$c/cell.json" ] && jq -r .verdict "$c/cell.json" || echo INCOMPLETE)
+		case $v in PASS | SKIP) want=true ;; *) want=false ;; esac
+		expect_eq "$id ($v) ok" "$(jq --arg id "$id" '.[] | select(.name == $id) | .ok' "$t")" "$want"
+		dir=$(jq -r --arg id "$id" '.[] | select(.name == $id) | .directive // ""' "$t")
+		case $v in
+		SKIP)
+			expect_eq "$id directive" "$dir" SKIP
+			expect_eq "$id skip reason" \
+				"$(jq -r --arg id "$id" '.[] | select(.name == $id) | .data' "$t")" \
+				"SKIP $(jq -r .reason "$c/cell.json")" ;;
+		TIMEOUT) expect_eq "$id directive" "$dir" TIMEOUT ;;
+		INCOMPLETE) expect_eq "$id directive" "$dir" ERROR ;;
+		*) expect_eq "$id directive" "$dir" "" ;;
+		esac
+		case $v in
+		FAIL | CRASH | TIMEOUT)
+			sig=$(jq -r .signature "$c/cell.json")
+			expect_eq "$id signature diagnostic" \
+				"$(jq -r --arg id "$id" '.[] | select(.name == $id) | .diag[0]' "$t")" "$v: $sig" ;;
+		esac
+		# Subtests: exactly the checks the cell records.
+		want=$(jq -r '[(if .result then "module_result" else empty end),
+			((.verdict // {}) | keys_unsorted[] | select(IN("corrupt", "double_alloc",
+			"walk_bad", "unexpected_errors", "setup_errors", "warns", "residual",
+			"stamp_races", "e2big_not_full")))] | sort | join(" ")' "$c/module.json" 2> /dev/null)
+		[ -f "$c/cell.json" ] && jq -e .checks "$c/cell.json" > /dev/null &&
+			want=$( (tr ' ' '\n' <<< "$want"; jq -r '.checks | keys[] |
+				select(. != "residual_expected")' "$c/cell.json") | grep . | sort -u | tr '\n' ' ')
+		got=$(jq -r --arg id "$id" '[.[] | select(.name == $id) | .subtests[].name] | sort | join(" ")' "$t")
+		expect_eq "$id subtests" "$got" "$(echo $want)"
+	done
+done
+
+t="$d/problems_run.ktap.json"
+sub() {	# sub CELL CHECK: "ok|not ok DATA" of one subtest
+	jq -r --arg id "$1" --arg s "$2" '.[] | select(.name == $id) | .subtests[] |
+		select(.name == $s) | "\(if .ok then "ok" else "not ok" end) \(.data)"' "$t"
+}
+expect_eq "FAIL's module_result" "$(sub v4-full_update-revert-none-r0 module_result)" "not ok result=FAILURE"
+expect_eq "FAIL's corrupt" "$(sub v4-full_update-revert-none-r0 corrupt)" "not ok corrupt=1"
+expect_eq "FAIL's residual" "$(sub v4-full_update-revert-none-r0 residual)" \
+	"not ok residual=4095 residual_expected=4096"
+expect_eq "FAIL's stamp_races" "$(sub v4-full_update-revert-none-r0 stamp_races)" "ok stamp_races=2 (legal, not a failure)"
+expect_eq "PASS's e2big_not_full" "$(sub v4-full_update-distro-none-r1 e2big_not_full)" \
+	"ok e2big_not_full=3 (legal, not a failure)"
+expect_eq "PASS's residual without residual_expected" "$(sub v4-full_update-distro-none-r1 residual)" \
+	"ok SKIP no residual_expected (an LRU map evicts)"
+expect_eq "FAIL's failure lines as diagnostics" \
+	"$(jq -r '.[] | select(.name == "v4-full_update-revert-none-r0") | .diag[1:3] | join("|")' "$t")" \
+	"  corrupt value: key 17 on CPU 1 holds the stamp of key 4113 (writer CPU 0, seq 88)|  residual 4095 != capacity 4096"
+expect_eq "crash excerpt as diagnostics" \
+	"$(jq -r '.[] | select(.name == "v2-full_update-distro-none-r0") | .diag[2]' "$t")" \
+	"  [    9.100000] RIP: 0010:__pcpu_freelist_pop+0x3b/0x1d0"
+jq -r '.[] | select(.name == "v4-full_update-distro-none-r0") | .diag[]' "$t" | grep -q '+0x4c/0x1e0 ??$' ||
+	fail "bytes that are not UTF-8 are not '?' in report.ktap"
+echo "ok: report.ktap is UTF-8 where the console was not"
