@@ -24,7 +24,7 @@ RUN_OUT ?= results/run-$(shell date +%Y%m%d-%H%M%S)
 # One list, read by `make deps` and by .ci/run through it.
 DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 	qemu-system-x86 busybox-static \
-	bpftrace stress-ng libjansson-dev libcmocka-dev gnuplot-nox \
+	bpftrace stress-ng libjansson-dev libcmocka-dev libxml2-dev libxml2-utils gnuplot-nox \
 	libbpf-dev bpftool clang llvm bc flex bison \
 	libelf-dev libssl-dev dwarves rsync python3 chromium lcov \
 	$(shell vm-images/kernel-lines.sh packages)

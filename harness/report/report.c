@@ -11,8 +11,10 @@ static void usage(FILE *f)
 {
 	fputs("usage: htab-torture report RUN_DIR\n"
 	      "  Writes into RUN_DIR: summary.csv, summary.json (extended), report.txt,\n"
-	      "  report.html and plots/ (gnuplot .dat/.gp/.png); with coverage cells also\n"
-	      "  coverage/<workload>/ (genhtml's annotated source, merged per workload).\n", f);
+	      "  report.html and plots/ (gnuplot .dat/.gp/.png), report.junit.xml (JUnit\n"
+	      "  XML for CI test views), report.ktap (KTAP version 1, as kselftest reads);\n"
+	      "  with coverage cells also coverage/<workload>/ (genhtml's annotated source,\n"
+	      "  merged per workload).\n", f);
 }
 
 int report_run_dir(const char *dir, bool quiet)
@@ -43,6 +45,12 @@ int report_run_dir(const char *dir, bool quiet)
 		goto cleanup;
 	snprintf(path, sizeof(path), "%s/report.html", dir);
 	if (rep_write_html(&r, env, &p, &pb, &cov, path))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/report.junit.xml", dir);
+	if (rep_write_junit(&r, env, path))
+		goto cleanup;
+	snprintf(path, sizeof(path), "%s/report.ktap", dir);
+	if (rep_write_ktap(&r, path))
 		goto cleanup;
 	if (!quiet) {
 		size_t ok = 0;

@@ -1,6 +1,7 @@
 /*
  * `htab-torture report RUN_DIR`: turns a run directory into summary.csv,
- * an extended summary.json, report.txt and report.html with plots/.
+ * an extended summary.json, report.txt and report.html with plots/,
+ * report.junit.xml for CI test views and report.ktap for kernel test tooling.
  */
 #ifndef HT_REPORT_H
 #define HT_REPORT_H

@@ -3,8 +3,11 @@
 #define _GNU_SOURCE
 #endif
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libxml/xmlstring.h>
 
 #include "report/report_out.h"
 #include "lib/util.h"
@@ -53,6 +56,17 @@ size_t rep_ops(const struct rep_run *r, const char **out, size_t max)
 	return n;
 }
 
+enum rep_outcome rep_cell_outcome(const struct rep_cell *c)
+{
+	if (!strcmp(c->verdict, "PASS"))
+		return REP_PASSED;
+	if (!strcmp(c->verdict, "FAIL"))
+		return REP_FAILED;
+	if (!strcmp(c->verdict, "SKIP"))
+		return REP_SKIPPED;
+	return REP_ERROR;
+}
+
 static void append(char **acc, const char *label, const char *s)
 {
 	char *n;
@@ -89,6 +103,37 @@ char *rep_cell_notes(const struct rep_cell *c)
 		append(&acc, "e2big_not_full ", n);
 	}
 	return acc;
+}
+
+/* XML 1.0's Char production: what a document may hold at all. */
+static bool xml_char(int c)
+{
+	return c == 0x9 || c == 0xa || c == 0xd || (c >= 0x20 && c <= 0xd7ff) ||
+	       (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+char *rep_text_safe(const char *s)
+{
+	size_t n = strlen(s), o = 0;
+	char *out = malloc(n + 1);
+
+	if (!out)
+		return NULL;
+	while (*s) {
+		int len = (int)strnlen(s, 4);
+		int c = xmlGetUTF8Char((const xmlChar *)s, &len);
+
+		if (c < 0 || !xml_char(c)) {
+			out[o++] = '?';
+			s++;
+			continue;
+		}
+		memcpy(out + o, s, len);
+		o += len;
+		s += len;
+	}
+	out[o] = '\0';
+	return out;
 }
 
 void rep_html_esc(FILE *f, const char *s)

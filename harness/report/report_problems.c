@@ -59,7 +59,7 @@ static char *failures_text(json_t *failures)
 	return out;
 }
 
-static char *excerpt_of(const struct rep_cell *c)
+char *rep_problem_excerpt(const struct rep_cell *c)
 {
 	json_t *cj = c->cell_json;
 	const char *s = json_string_value(json_object_get(json_object_get(cj, "crash"), "excerpt"));
@@ -103,7 +103,7 @@ static int add_cell(struct rep_problems *p, const struct rep_cell *c)
 		memset(g, 0, sizeof(*g));
 		g->verdict = problem_verdicts[verdict_rank(c->verdict)];
 		g->title = rep_cell_title(c);
-		g->excerpt = excerpt_of(c);
+		g->excerpt = rep_problem_excerpt(c);
 		snprintf(path, sizeof(path), "%s/console.log", c->dir ? c->dir : "");
 		if (c->dir && file_exists(path) && asprintf(&g->console, "%s/console.log", c->id) < 0)
 			return -1;

@@ -29,6 +29,12 @@ struct rep_problems {
 	size_t n;
 };
 
+/*
+ * What a problem cell shows (malloc'd): a CRASH's report (cell.json's
+ * excerpt, or cut from an older cell's console), a FAIL's module failures
+ * one a line, else the runner's last line, else the title.
+ */
+char *rep_problem_excerpt(const struct rep_cell *c);
 int rep_problems_build(const struct rep_run *r, struct rep_problems *p);
 void rep_problems_free(struct rep_problems *p);
 #endif
