@@ -4,11 +4,13 @@
  * Subcommands: run (report, compare and merge read what run writes); stats
  * summarises any samples the way compare does (the bench scripts use it);
  * scan classifies any console file the way run classifies a cell's; repro
- * writes a script that boots one cell again.
+ * writes a script that boots one cell again; bisect finds the first bad
+ * step of a patch series, running run rounds per step.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "bisect/bisect.h"
 #include "compare/compare.h"
 #include "run/merge.h"
 #include "report/report.h"
@@ -28,6 +30,7 @@ static void usage(FILE *f)
 	      "  stats    NDJSON samples by group: mean ± sd, ratio to a base with Welch p and CI\n"
 	      "  scan     FILE...: each console's first kernel report as run titles it, or clean\n"
 	      "  repro    CELL_DIR: a script that boots that cell again and says if it reproduced\n"
+	      "  bisect   --series DIR: the first bad step of a patch series, repeating flaky steps\n"
 	      "run 'htab-torture COMMAND --help' for its options\n", f);
 }
 
@@ -51,10 +54,12 @@ int main(int argc, char **argv)
 		return cmd_scan(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "repro"))
 		return cmd_repro(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bisect"))
+		return cmd_bisect(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}
-	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats, scan, repro\n", argv[1]);
+	fprintf(stderr, "error: unknown command '%s': must be one of run, report, merge, compare, stats, scan, repro, bisect\n", argv[1]);
 	return 2;
 }

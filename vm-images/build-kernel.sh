@@ -40,7 +40,11 @@
 #
 # Environment: HTAB_JOBS (default nproc), HTAB_NICE (default 10),
 #   HTAB_KSRC_TAR, HTAB_KSRC_PKG (default: the line's SOURCE_TAR and
-#   SOURCE_PKG), HTAB_KBUILD (default vm-images/build).
+#   SOURCE_PKG), HTAB_KBUILD (default vm-images/build), HTAB_VARIANT_DIRS
+#   (directories, ':'-separated, searched for VARIANT/variant.conf after
+#   the kit's two: variants made outside the repo, as `htab-torture bisect`
+#   makes one per step under its output directory; the name, fragments and
+#   patches make the hash there as here, so they are cached alike).
 set -euo pipefail
 
 # Bump when the way a tree is configured or built changes, to miss old caches.
@@ -49,6 +53,12 @@ RECIPE=1
 here=$(cd "$(dirname "$0")" && pwd)
 kdir_conf=$here/kernels
 vdir_roots=("$kdir_conf/variants" "$kdir_conf/mutants")
+if [ -n "${HTAB_VARIANT_DIRS:-}" ]; then
+	IFS=: read -r -a extra_roots <<< "$HTAB_VARIANT_DIRS"
+	for r in "${extra_roots[@]}"; do
+		[ -n "$r" ] && vdir_roots+=("$r")
+	done
+fi
 build=${HTAB_KBUILD:-$here/build}
 lines_dir=$here/lines
 jobs=${HTAB_JOBS:-$(nproc)}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "rundir/cell_metric.h"
 #include "rundir/coverage.h"
 
 const char *const cmp_verdict_names[CV_NR] = { "FAIL", "CRASH", "TIMEOUT", "SKIP", "INCOMPLETE" };
@@ -271,73 +272,7 @@ static int add_verdicts(struct cmp_result *res, struct cmp_group *g, const struc
 	return err;
 }
 
-/* What a metric reads from one cell; NAN when the cell did not measure it. */
-typedef double (*metric_fn)(const struct rep_cell *c, const char *op);
-
-static double m_ops(const struct rep_cell *c, const char *op)
-{
-	(void)op;
-	return c->has_module ? c->ops_per_sec : NAN;
-}
-
-static double m_ops_cpu(const struct rep_cell *c, const char *op)
-{
-	(void)op;
-	return c->has_module ? c->evs_per_cpu : NAN;
-}
-
-static double hist_p(const struct rep_hist *h, double p)
-{
-	return h && h->h.count ? hist_percentile(&h->h, p) : NAN;
-}
-
-static double m_pop_p50(const struct rep_cell *c, const char *op)
-{
-	(void)op;
-	return hist_p(rep_cell_pop(c), 50);
-}
-
-static double m_pop_p99(const struct rep_cell *c, const char *op)
-{
-	(void)op;
-	return hist_p(rep_cell_pop(c), 99);
-}
-
-static double m_lat_p50(const struct rep_cell *c, const char *op)
-{
-	return hist_p(rep_find_hist(c->lat, c->nlat, NULL, op), 50);
-}
-
-static double m_lat_p99(const struct rep_cell *c, const char *op)
-{
-	return hist_p(rep_find_hist(c->lat, c->nlat, NULL, op), 99);
-}
-
-/* A coverage percentage of cell.json "coverage" (rundir/coverage.h), op its key. */
-static double m_coverage(const struct rep_cell *c, const char *op)
-{
-	json_t *cj = c->cell_json ? c->cell_json : c->summary_cell;
-	json_t *v = json_object_get(json_object_get(cj, "coverage"), op);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* A figure of cell.json "memory" (run/cell_json.c, the memcg job), op its key. */
-static double m_memory(const struct rep_cell *c, const char *op)
-{
-	json_t *cj = c->cell_json ? c->cell_json : c->summary_cell;
-	json_t *v = json_object_get(json_object_get(cj, "memory"), op);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The memory rows: cell.json "memory" keys compared like every metric. */
-static const struct { const char *name, *key; } mem_metrics[] = {
-	{ "memory.avg_mib", "avg_mib" },
-	{ "memory.peak_mib", "peak_mib" },
-};
-
-static int sample_of(struct cmp_sample *s, const struct bucket *x, metric_fn fn, const char *op)
+static int sample_of(struct cmp_sample *s, const struct bucket *x, const char *name)
 {
 	s->v = calloc(x->n ? x->n : 1, sizeof(double));
 	if (!s->v)
@@ -347,7 +282,7 @@ static int sample_of(struct cmp_sample *s, const struct bucket *x, metric_fn fn,
 
 		if (!is_pass(x->cells[i]))
 			continue;
-		v = fn(x->cells[i], op);
+		v = rep_cell_metric(x->cells[i], name);
 		if (isfinite(v))
 			s->v[s->n++] = v;
 	}
@@ -380,12 +315,11 @@ static void row_test(struct cmp_row *r, const struct cmp_result *res)
 }
 
 static int add_row(struct cmp_result *res, struct cmp_group *g, const struct bucket *xa,
-		   const struct bucket *xb, const char *name, const char *unit,
-		   metric_fn fn, const char *op)
+		   const struct bucket *xb, const char *name)
 {
-	struct cmp_row r = { .unit = unit }, *nr;
+	struct cmp_row r = { .unit = rep_metric_unit(name) }, *nr;
 
-	if (sample_of(&r.a, xa, fn, op) || sample_of(&r.b, xb, fn, op))
+	if (sample_of(&r.a, xa, name) || sample_of(&r.b, xb, name))
 		goto drop;
 	if (!r.a.n && !r.b.n)
 		goto drop;	/* not measured on either side (e.g. --bpftrace none) */
@@ -448,23 +382,23 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 	count_cells(&g->ca, xa);
 	count_cells(&g->cb, xb);
 	err |= add_verdicts(res, g, xa, xb);
-	err |= add_row(res, g, xa, xb, "module.ops_per_sec", "ops/s", m_ops, NULL);
-	err |= add_row(res, g, xa, xb, "module.ops_per_sec_per_cpu", "ops/s", m_ops_cpu, NULL);
-	err |= add_row(res, g, xa, xb, "bpftrace.pop.p50", "ns", m_pop_p50, NULL);
-	err |= add_row(res, g, xa, xb, "bpftrace.pop.p99", "ns", m_pop_p99, NULL);
+	err |= add_row(res, g, xa, xb, "module.ops_per_sec");
+	err |= add_row(res, g, xa, xb, "module.ops_per_sec_per_cpu");
+	err |= add_row(res, g, xa, xb, "bpftrace.pop.p50");
+	err |= add_row(res, g, xa, xb, "bpftrace.pop.p99");
 	lat_ops(xa, xb, &ops);
 	for (size_t i = 0; i < ops.n && !err; i++) {
 		snprintf(name, sizeof(name), "module.%s.p50", ops.v[i]);
-		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p50, ops.v[i]);
+		err |= add_row(res, g, xa, xb, name);
 		snprintf(name, sizeof(name), "module.%s.p99", ops.v[i]);
-		err |= add_row(res, g, xa, xb, name, "ns", m_lat_p99, ops.v[i]);
+		err |= add_row(res, g, xa, xb, name);
 	}
 	for (size_t i = 0; i < cov_nmetrics && !err; i++) {
 		snprintf(name, sizeof(name), "coverage.%s", cov_metrics[i].name);
-		err |= add_row(res, g, xa, xb, name, "%", m_coverage, cov_metrics[i].name);
+		err |= add_row(res, g, xa, xb, name);
 	}
-	for (size_t i = 0; i < sizeof(mem_metrics) / sizeof(mem_metrics[0]) && !err; i++)
-		err |= add_row(res, g, xa, xb, mem_metrics[i].name, "MiB", m_memory, mem_metrics[i].key);
+	err |= add_row(res, g, xa, xb, "memory.avg_mib");
+	err |= add_row(res, g, xa, xb, "memory.peak_mib");
 	strv_free(&ops);
 	return err ? -1 : 0;
 }

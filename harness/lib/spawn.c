@@ -1,16 +1,21 @@
 /* Running a program and waiting for it (see spawn.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/spawn.h"
 
-static void child(char *const argv[], const struct spawn_opts *o, int out_fd)
+static void child(char *const argv[], const struct spawn_opts *o, int out_fd, pid_t parent)
 {
+	if (o && o->die_with_parent &&
+	    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(126);
 	if (o && o->dir && chdir(o->dir))
 		_exit(126);
 	if (o && o->null_stdin) {
@@ -68,7 +73,7 @@ int spawn_run(char *const argv[], const struct spawn_opts *o, char **captured)
 {
 	int fds[2] = { -1, -1 }, st;
 	char *out = NULL;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (captured && pipe(fds))
 		return -1;
@@ -76,7 +81,7 @@ int spawn_run(char *const argv[], const struct spawn_opts *o, char **captured)
 	if (pid == 0) {
 		if (captured)
 			close(fds[0]);
-		child(argv, o, fds[1]);
+		child(argv, o, fds[1], parent);
 	}
 	if (captured) {
 		close(fds[1]);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The harness's layers (harness/Makefile): every #include of a layer's file
-# names a folder it may use, so run/, report/, compare/, scan/ and repro/ use
+# names a folder it may use, so run/, report/, compare/, scan/, repro/ and bisect/ use
 # rundir/, parse/ and lib/ and never each other; rundir/ uses parse/ and
 # lib/, parse/ uses lib/, lib/ nothing of the kit; stats/ (samples from anywhere, the
 # bench scripts' too) uses lib/ only. An include without a folder is
@@ -13,7 +13,7 @@ allowed() {	# layer -> the folders its files may include from
 	lib) echo "lib" ;;
 	parse) echo "parse lib" ;;
 	rundir) echo "rundir parse lib" ;;
-	run | report | compare | scan | repro) echo "$1 rundir parse lib" ;;
+	run | report | compare | scan | repro | bisect) echo "$1 rundir parse lib" ;;
 	stats) echo "stats lib" ;;
 	esac
 }
@@ -21,7 +21,7 @@ allowed() {	# layer -> the folders its files may include from
 # check_layers DIR: one line per forbidden include on stdout; exit 1 if any.
 check_layers() {
 	local dir=$1 bad=0 layer ok f inc folder
-	for layer in lib parse rundir run report compare stats scan repro; do
+	for layer in lib parse rundir run report compare stats scan repro bisect; do
 		ok=" $(allowed "$layer") "
 		for f in "$dir/$layer"/*.[ch]; do
 			[ -e "$f" ] || continue
@@ -39,7 +39,7 @@ check_layers() {
 }
 
 bad=$(check_layers "$ROOT/harness") || fail "forbidden includes: $bad"
-echo "ok: every include of harness/{lib,parse,rundir,run,report,compare,stats,scan,repro} keeps to its layer"
+echo "ok: every include of harness/{lib,parse,rundir,run,report,compare,stats,scan,repro,bisect} keeps to its layer"
 
 # The check itself: each kind of forbidden include is found.
 d=$(fresh_dir layers)
@@ -47,9 +47,9 @@ for plant in "report/report.c:run/cli.h" "compare/compare.c:report/report.h" \
 	"run/run.c:compare/compare.h" "rundir/summary.c:run/cell.h" "parse/module_json.c:rundir/summary.h" \
 	"lib/util.c:parse/console_scan.h" "run/cli.c:cli.h" "stats/stats.c:rundir/run_load.h" \
 	"stats/stats_cli.c:compare/compare.h" "scan/scan.c:run/verdict.h" \
-	"repro/repro.c:run/cli.h"; do
+	"repro/repro.c:run/cli.h" "bisect/bisect.c:run/run.h" "bisect/decide.c:compare/compare.h"; do
 	rm -rf "$d/harness"; mkdir -p "$d/harness"
-	cp -r "$ROOT"/harness/{lib,parse,rundir,run,report,compare,stats,scan,repro} "$d/harness/"
+	cp -r "$ROOT"/harness/{lib,parse,rundir,run,report,compare,stats,scan,repro,bisect} "$d/harness/"
 	file=${plant%%:*} inc=${plant#*:}
 	echo "#include \"$inc\"" >> "$d/harness/$file"
 	got=$(check_layers "$d/harness") && fail "planted '#include \"$inc\"' in $file not refused"
