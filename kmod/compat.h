@@ -2,8 +2,9 @@
 /*
  * What differs between the kernel lines the module is built for (6.1,
  * 6.12, PREEMPT_RT, a user's own tree), in one place. Where the kernel's
- * own files can tell, Kbuild probes them (kmod/Kbuild: HT_BPF_NS);
- * a version number decides only what no header or symbol list shows.
+ * own files can tell, Kbuild probes them (kmod/Kbuild: HT_BPF_NS,
+ * HT_LRU_TARGET_FREE); a version number decides only what no file the
+ * tree ships shows.
  */
 #ifndef _HTAB_TORTURE_COMPAT_H
 #define _HTAB_TORTURE_COMPAT_H
@@ -28,25 +29,20 @@
 
 /*
  * A kprobe on sym+0 of a kernel built with CONFIG_X86_KERNEL_IBT lands
- * past the function's ENDBR64 (ENDBR_INSN_SIZE bytes; 0 without IBT).
- * The bytes there are ENDBR64 or, where objtool found no indirect caller
- * and boot sealed it, the poison NOP; is_endbr() accepts both.
- */
-static inline bool ht_is_endbr_at(const void *addr)
-{
-	return HAS_KERNEL_IBT && is_endbr(*(const u32 *)addr);
-}
-
-/*
+ * past the function's ENDBR64: register_kprobe() moves it ENDBR_INSN_SIZE
+ * bytes on only after checking the ENDBR (or the NOP boot sealed it
+ * into) is there, so an offset of ENDBR_INSN_SIZE means the entry is at
+ * the symbol (0 without IBT).
+ *
  * Whether an indirect call to addr would trap: the CPU enforces IBT
- * (never under QEMU TCG, which has no CET) and the ENDBR at addr was
- * sealed.
+ * (never under QEMU's TCG, which has no CET) and addr does not begin
+ * with an ENDBR64 (sealed at boot, or never there).
  */
 static inline bool ht_indirect_call_traps(const void *addr)
 {
 #if HAS_KERNEL_IBT
 	return cpu_feature_enabled(X86_FEATURE_IBT) &&
-	       *(const u32 *)addr == gen_endbr_poison();
+	       *(const u32 *)addr != gen_endbr();
 #else
 	return false;
 #endif
@@ -54,17 +50,23 @@ static inline bool ht_indirect_call_traps(const void *addr)
 
 /*
  * The per-CPU free target of an LRU map's local lists
- * (kernel/bpf/bpf_lru_list.c, private to it, so no probe can read it):
- * LOCAL_FREE_TARGET (128) up to 6.11; from 6.12 (Debian's 6.12.117, and
- * 6.16 upstream) clamp(max_entries / ncpus / 2, 1, 128).
+ * (kernel/bpf/bpf_lru_list.c): LOCAL_FREE_TARGET (128), or, since the
+ * fix against global starvation (6.16 upstream, backported to Debian's
+ * 6.12.117), clamp(max_entries / ncpus / 2, 1, 128) in lru->target_free.
+ * Kbuild reads which from the tree's own bpf_lru_list.c when it has the
+ * source (HT_LRU_TARGET_FREE 1 or 0); headers-only trees (Debian's
+ * linux-headers) do not ship it, and then the version decides: the
+ * 6.12 line as Debian ships it has the clamp.
  */
+#ifndef HT_LRU_TARGET_FREE
+#define HT_LRU_TARGET_FREE (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0))
+#endif
+
 static inline u64 ht_lru_local_free_target(u64 max_entries, unsigned int ncpus)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
-	return clamp_t(u64, div_u64(max_entries, ncpus) / 2, 1, 128);
-#else
+	if (HT_LRU_TARGET_FREE)
+		return clamp_t(u64, div_u64(max_entries, ncpus) / 2, 1, 128);
 	return 128;
-#endif
 }
 
 #endif

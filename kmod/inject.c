@@ -396,7 +396,12 @@ int ht_kprobe_offset(const struct kprobe *kp, const char *symbol,
 		return -EINVAL;
 	}
 	*slash = '\0';
-	return kstrtouint(p + 1, 0, off);
+	if (kstrtouint(p + 1, 0, off)) {
+		pr_err("a probe on %s sits at %s/..., an offset this module cannot read\n",
+		       symbol, buf);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -405,8 +410,9 @@ int ht_kprobe_offset(const struct kprobe *kp, const char *symbol,
  * a disabled kprobe on it, which resolves the symbol and checks it is a
  * probeable function start, and read kp.addr. Without IBT (Debian's 6.1)
  * that is the function's entry; with IBT (Debian's 6.12) it is 4 bytes
- * past an ENDBR64, and the entry is the ENDBR. Any other offset, or an
- * indirect call the CPU would trap (ht_indirect_call_traps()), is refused.
+ * past an ENDBR64 (register_kprobe() checked it is one), and the entry is
+ * the ENDBR. Any other offset, or an indirect call the CPU would trap
+ * (ht_indirect_call_traps()), is refused.
  */
 int ht_fault_resolve(const char *symbol, unsigned long *addr)
 {
@@ -425,7 +431,7 @@ int ht_fault_resolve(const char *symbol, unsigned long *addr)
 	if (ret)
 		return ret;
 	*addr = (unsigned long)kp.addr - off;
-	if (off && (off != ENDBR_INSN_SIZE || !ht_is_endbr_at((void *)*addr))) {
+	if (off && off != ENDBR_INSN_SIZE) {
 		pr_err("%s resolves to %s+%#x, neither its start nor past an ENDBR64\n",
 		       symbol, symbol, off);
 		return -EINVAL;
