@@ -511,14 +511,24 @@ void run_opts_free(struct run_opts *o)
 	strv_free(&o->modparams);
 	strv_free(&o->boot_opts);
 	strv_free(&o->kernel_trees);
+	strv_free(&o->kernel_tree_labels);
 }
 
-/* tree-<the directory's name>, in the characters a kernel label may have. */
+/*
+ * tree-<the directory's name as given> (not a symlink's target), in the
+ * characters a kernel label may have.
+ */
 static void kernel_tree_label(const char *dir, char *out, size_t n)
 {
-	const char *base = strrchr(dir, '/');
+	char d[PATH_MAX];
+	const char *base;
+	size_t len;
 
-	snprintf(out, n, "tree-%.40s", base && base[1] ? base + 1 : dir);
+	snprintf(d, sizeof(d), "%s", dir);
+	for (len = strlen(d); len > 1 && d[len - 1] == '/'; len--)
+		d[len - 1] = '\0';
+	base = strrchr(d, '/');
+	snprintf(out, n, "tree-%.40s", base && base[1] ? base + 1 : d);
 	for (char *p = out + 5; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
 			*p = '_';
@@ -526,17 +536,13 @@ static void kernel_tree_label(const char *dir, char *out, size_t n)
 
 const char *run_opts_kernel_tree(const struct run_opts *o, const char *label)
 {
-	char l[64];
-
-	for (size_t i = 0; i < o->kernel_trees.n; i++) {
-		kernel_tree_label(o->kernel_trees.v[i], l, sizeof(l));
-		if (!strcmp(l, label))
+	for (size_t i = 0; i < o->kernel_trees.n; i++)
+		if (!strcmp(o->kernel_tree_labels.v[i], label))
 			return o->kernel_trees.v[i];
-	}
 	return NULL;
 }
 
-/* --kernel-tree DIR: an existing directory, made absolute (the guest and the build need it so). */
+/* --kernel-tree DIR: an existing directory, kept absolute (the guest and the build need it so). */
 static int parse_kernel_tree(struct run_opts *o, const char *arg)
 {
 	char abs[PATH_MAX], label[64];
@@ -546,14 +552,30 @@ static int parse_kernel_tree(struct run_opts *o, const char *arg)
 		fprintf(stderr, "error: --kernel-tree '%s': not a directory\n", arg);
 		return -1;
 	}
-	kernel_tree_label(abs, label, sizeof(label));
-	for (size_t i = 0; i < o->kernels.n; i++)
-		if (!strcmp(o->kernels.v[i], label)) {
-			fprintf(stderr, "error: --kernel-tree '%s': its label %s is taken (another tree or --kernel of that name)\n",
+	kernel_tree_label(arg, label, sizeof(label));
+	for (size_t i = 0; i < o->kernel_tree_labels.n; i++)
+		if (!strcmp(o->kernel_tree_labels.v[i], label)) {
+			fprintf(stderr, "error: --kernel-tree '%s': its label %s is another tree's too (valid: trees in directories of different names)\n",
 				arg, label);
 			return -1;
 		}
-	return strv_push(&o->kernel_trees, abs) || strv_push(&o->kernels, label);
+	return strv_push(&o->kernel_trees, abs) || strv_push(&o->kernel_tree_labels, label);
+}
+
+/* After every option: the trees join the --kernel labels, in either order of the options. */
+static int add_kernel_trees(struct run_opts *o)
+{
+	for (size_t i = 0; i < o->kernel_tree_labels.n; i++) {
+		for (size_t k = 0; k < o->kernels.n; k++)
+			if (!strcmp(o->kernels.v[k], o->kernel_tree_labels.v[i])) {
+				fprintf(stderr, "error: --kernel-tree %s: its label %s is a --kernel label too (valid: one of them)\n",
+					o->kernel_trees.v[i], o->kernel_tree_labels.v[i]);
+				return -1;
+			}
+		if (strv_push(&o->kernels, o->kernel_tree_labels.v[i]))
+			return -1;
+	}
+	return 0;
 }
 
 /* A two-valued option, A or B; *set = (the value is SET_BY, one of them). */
@@ -799,6 +821,8 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 	}
 	o->argc = argc;
 	o->argv = argv;
+	if (add_kernel_trees(o))
+		return 2;
 	if (o->target_host && o->kernels.n) {
 		fprintf(stderr, "error: --kernel cannot be used with --target host (the job runs on this machine's kernel)\n");
 		return 2;

@@ -36,7 +36,8 @@ struct run_opts {
 	char **argv;			/* the command line, for the manifest */
 	int argc;
 	const char *kernel_image;	/* --kernel-image / HTAB_KERNEL_IMAGE */
-	struct strv kernel_trees;	/* --kernel-tree DIRs, absolute; each is kernel tree-NAME */
+	struct strv kernel_trees;	/* --kernel-tree DIRs, absolute */
+	struct strv kernel_tree_labels;	/* their labels, tree-NAME, in the same order */
 	const char *kernel_release;	/* --kernel-release; else from the image */
 	const char *module;		/* --module; default kmod/htab_torture.ko */
 	enum accel_mode accel;

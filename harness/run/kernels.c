@@ -217,6 +217,7 @@ static int resolve_distro(const struct run_ctx *c, struct kernel_res *k)
 	script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", script, sizeof(script));
 	rc = spawn_run(argv, NULL, &out);
 	if (rc || !out || kv(out, "LABEL", k->name, sizeof(k->name)) ||
+	    kv(out, "LINE", k->line, sizeof(k->line)) ||
 	    kv(out, "RELEASE", k->release, sizeof(k->release)) ||
 	    kv(out, "IMAGE", k->image, sizeof(k->image)) ||
 	    kv(out, "KDIR", k->kdir, sizeof(k->kdir))) {
@@ -251,8 +252,9 @@ static int check_module(const struct run_ctx *c, struct kernel_res *k)
 	}
 	if (!module_vermagic(k->module, vermagic, sizeof(vermagic)) &&
 	    strcmp(vermagic, k->release)) {
-		fprintf(stderr, "error: %s was built for %s, the kernel is %s (rebuild: make -C kmod KDIR=/usr/src/linux-headers-%s)\n",
-			k->module, vermagic, k->release, k->release);
+		fprintf(stderr, "error: %s was built for %s, the kernel is %s (rebuild: make -C kmod KDIR=%s%s)\n",
+			k->module, vermagic, k->release, k->kdir[0] ? k->kdir : "/usr/src/linux-headers-",
+			k->kdir[0] ? "" : k->release);
 		return -1;
 	}
 	return 0;
@@ -293,8 +295,9 @@ static void config_check_argv(const struct run_ctx *c, struct strv *av)
  * --kernel-tree DIR: a tree the user built. Before any boot: the files the
  * kit uses, then its .config against vm-images/tree-config.req for this
  * run (check-config.sh names every gap, exit 2). The module is built
- * against the tree, keyed by its Module.symvers (a rebuild with other
- * exports gets a new module); git describe --dirty is recorded.
+ * against the tree, keyed by its Module.symvers, .config and release (a
+ * rebuild with other exports or config gets a new module); git describe
+ * --dirty is recorded.
  */
 static int resolve_tree(const struct run_ctx *c, struct kernel_res *k, const char *dir)
 {
@@ -344,10 +347,17 @@ static int resolve_tree(const struct run_ctx *c, struct kernel_res *k, const cha
 	snprintf(k->image, sizeof(k->image), "%s/arch/x86/boot/bzImage", dir);
 	snprintf(k->kdir, sizeof(k->kdir), "%s", dir);
 	snprintf(k->tree, sizeof(k->tree), "%s", dir);
-	snprintf(path, sizeof(path), "%s/Module.symvers", dir);
+	/* what a module must match: exports (CRCs are 0 without MODVERSIONS), config, release */
 	h = FNV1A64_INIT;
-	if (fnv1a64_file(path, &h))
-		return -1;
+	for (const char *const *f = (const char *const[]){ "Module.symvers", ".config",
+			"include/config/kernel.release", NULL }; *f; f++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, *f);
+		if (fnv1a64_file(path, &h)) {
+			fprintf(stderr, "error: --kernel-tree %s: cannot read %s: %s\n", dir, path,
+				strerror(errno));
+			return -1;
+		}
+	}
 	snprintf(k->hash, sizeof(k->hash), "%012llx", (unsigned long long)(h & 0xffffffffffffULL));
 	snprintf(path, sizeof(path), "%s/.git", dir);
 	if (file_exists(path) &&
@@ -415,6 +425,8 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 	} else {
 		if (check_variant(c, k->label) || build_variant(c, k))
 			return -1;
+		if (!k->line[0])
+			line_of_release(k->release, k->line, sizeof(k->line));
 		/* "6.12/fixed" as given; "fixed" is on the default line */
 		if (!strchr(k->label, '/'))
 			snprintf(k->name, sizeof(k->name), "%s/%s", k->line, k->label);

@@ -64,3 +64,13 @@ usage_rc() { "$cc" "$@" 2> /dev/null; echo $?; }
 expect_eq "check-config bad option" "$(usage_rc "$t/bad/.config" --bogus)" 2
 expect_eq "check-config bad --cpus" "$(usage_rc "$t/bad/.config" --cpus x)" 2
 usage_error "--kernel-tree '$t/none': not a directory" run --kernel-tree "$t/none" --out "$t/run3"
+# A tree and --kernel in either order: both kernels, the tree named by the
+# directory as given.
+for order in "--kernel-tree $t/bad --kernel distro" "--kernel distro --kernel-tree $t/bad"; do
+	# shellcheck disable=SC2086
+	ks=$("$HT" run $order --cpus 2 --plan-only --json | jq -r '[.[].kernel] | join(",")')
+	expect_eq "kernels of '$order'" "$ks" distro,tree-bad
+done
+ln -sfn bad "$t/mytree"
+expect_eq "a symlink's own name" "$("$HT" run --kernel-tree "$t/mytree" --cpus 2 --plan-only)" v2-full_update-tree-mytree-none-r0
+usage_error "its label tree-bad is a --kernel label too" run --kernel tree-bad --kernel-tree "$t/bad" --out "$t/run4"
