@@ -21,8 +21,8 @@ done
 case $cpus in ''|*[!0-9]*) echo "check-config: --cpus '$cpus' is not a number" >&2; exit 2 ;; esac
 
 gaps=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/tree-config.req" |
-	awk -F'\t' -v when=" $when " -v cpus="$cpus" '
-	NR == FNR { if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) { k = substr($0, 1, RLENGTH - 1); v[k] = substr($0, RLENGTH + 1) }; next }
+	awk -F'\t' -v when=" $when " -v cpus="$cpus" -v cfg="$config" '
+	FILENAME == cfg { if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) { k = substr($0, 1, RLENGTH - 1); v[k] = substr($0, RLENGTH + 1) }; next }
 	index(when, " " $3 " ") && !(($1 SUBSEP $2) in done) {
 		done[$1 SUBSEP $2] = 1
 		have = ($1 in v) ? $1 "=" v[$1] : $1 " not set"
