@@ -34,12 +34,15 @@ boot_guest() {
 	load0=$(cat /proc/loadavg)
 	local args=(--cpus "$vcpus" --workload full_update --duration 1 --bpftrace none
 		--timeout "$tmo" --job-script "$wrap" --out "$base.run")
-	for kv in ${GUEST_APPEND:-}; do args+=(--boot-opt "$kv"); done
+	local words id
+	read -ra words <<< "${GUEST_APPEND:-}"
+	for kv in "${words[@]}"; do args+=(--boot-opt "$kv"); done
 	"$HT_BIN" run "${args[@]}" > "$base.harness.log" 2>&1
 	[ $? -eq 2 ] && { cat "$base.harness.log" >&2; return 2; }
 	# the one cell's directory, from the plan (not an id built here)
-	ln -sfn "$(basename "$base").run/$("$HT_BIN" run "${args[@]}" --plan-only --json | jq -r '.[0].id')" "$cell" ||
-		return 2
+	id=$("$HT_BIN" run "${args[@]}" --plan-only --json | jq -r '.[0].id // empty')
+	[ -n "$id" ] || { echo "guest.sh: no cell in the plan of run ${args[*]}" >&2; return 2; }
+	ln -sfn "$(basename "$base").run/$id" "$cell" || return 2
 	[ "$(jq -r .verdict "$cell/cell.json" 2>/dev/null)" = TIMEOUT ] && return 124
 	printf 'before %s\nafter  %s\n' "$load0" "$(cat /proc/loadavg)" > "$cell/host_load.txt"
 	[ -s "$cell/exit_status" ] || return 125
