@@ -1,7 +1,9 @@
 /*
- * The --kernel axis: "distro" (Debian's kernel, headers and the module in
- * kmod/) or a variant built by vm-images/build-kernel.sh, whose module is
- * built against that variant's tree in vm-images/build/kmod-<variant>-<hash>/.
+ * The --kernel axis: Debian's kernels ("distro", "distro-6.12", ...:
+ * vm-images/kernel-lines.sh; the module in kmod/ or built against their
+ * headers in vm-images/build/kmod-<label>-<release>/), a variant
+ * [LINE/]VARIANT built by vm-images/build-kernel.sh (module in
+ * kmod-<LINE>-<variant>-<hash>/), or a --kernel-tree (kmod-tree-<name>-<hash>/).
  */
 #ifndef HT_KERNELS_H
 #define HT_KERNELS_H
