@@ -68,5 +68,6 @@ packages) { table | cut -f4 | tr ' ' '\n'; sed -n 's/^SOURCE_PKG=//p' "$lines"/*
 line) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh line LABEL" >&2; exit 2; }; r=$(row "$2"); echo "$r" | cut -f1 ;;
 resolve) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh resolve LABEL" >&2; exit 2; }; resolve "$2" ;;
 release) out=$(resolve "${2:-distro}"); echo "$out" | sed 's/.* RELEASE=\([^ ]*\) .*/\1/' ;;
-*) sed -n '6,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) echo "kernel-lines: unknown command '${1:-}' (valid: labels default packages line resolve release)" >&2
+   sed -n '6,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -338,7 +338,7 @@ static bool kernel_name_valid(const char *s)
 
 static void print_kernel_rule(FILE *f)
 {
-	fputs("'distro', a distro kernel (distro-6.1, distro-6.12, distro-6.12-rt: vm-images/kernel-lines.sh labels) "
+	fputs("'distro', a distro kernel distro-LINE... (vm-images/kernel-lines.sh labels) "
 	      "or a variant, [LINE/]VARIANT (letters, digits, . _ -; see vm-images/build-kernel.sh --list)", f);
 }
 

@@ -8,7 +8,7 @@
 kl=$ROOT/vm-images/kernel-lines.sh
 built=0
 for label in $("$kl" labels); do
-	line=$("$kl" resolve "$label" 2> /dev/null) || { echo "skip: $label not installed"; continue; }
+	line=$("$kl" resolve "$label" 2> /dev/null) || { echo "missing: $label not installed"; continue; }
 	kver=$(echo "$line" | sed 's/.* RELEASE=\([^ ]*\) .*/\1/')
 	kdir=$(echo "$line" | sed 's/.* KDIR=\([^ ]*\).*/\1/')
 	b="$OUT/kmod_build/$label"
