@@ -33,8 +33,9 @@ duration=${MUTANTS_DURATION:-3}
 small=${MUTANTS_SMALL:-}
 timeout=${MUTANTS_TIMEOUT:-30}
 pfx=${MUTANTS_LINE:+$MUTANTS_LINE/}
-mutants=${MUTANTS:-$(vm-images/build-kernel.sh --list | grep '^mut-' | paste -sd, -)}
-mutants=$(echo "$mutants" | tr ',' '\n' | sed "s|^|$pfx|" | paste -sd, -)
+# the line's own list (LINE/mut-*): a mutant supports the lines its LINES names
+mutants=${MUTANTS:+$(echo "$MUTANTS" | tr ',' '\n' | sed "s|^|$pfx|" | paste -sd, -)}
+mutants=${mutants:-$(vm-images/build-kernel.sh --list | grep "^${pfx}mut-" | paste -sd, -)}
 fixed=${pfx}fixed
 workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 	sed -n 's/^workloads: //p' | tr ' ' ',')}
