@@ -17,7 +17,9 @@
 # plain (on the default line) and as LINE/VARIANT for each line it supports.
 # The config is `make allnoconfig` + the fragments + CONFIG_LOCALVERSION=
 # "-htab-VARIANT", then `make olddefconfig`; a fragment is taken from
-# vm-images/lines/LINE/ when that line has its own, else vm-images/kernels/.
+# vm-images/lines/LINE/ when that line has its own, else vm-images/kernels/;
+# a line's LINE_FRAGMENTS (line.conf) follow every variant's own (6.12-rt:
+# rt.config, PREEMPT_RT).
 #
 # Layout under vm-images/build/ (gitignored), <name> = LINE-VARIANT:
 #   src-<srcversion>/        pristine source, extracted once
@@ -69,7 +71,7 @@ die() { msg "$*"; exit 1; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-lines() { for l in "$lines_dir"/*/line.conf; do basename "$(dirname "$l")"; done; }
+lines() { for l in "$lines_dir"/*/line.conf; do basename "$(dirname "$l")"; done | sort -V; }
 default_line() { "$here/kernel-lines.sh" line distro; }
 
 # The lines variant dir $1 supports (its LINES, or every line).
@@ -133,7 +135,7 @@ if [ -z "$vdir" ]; then
 	msg "unknown variant '$variant'; valid: $(variants | tr '\n' ' ')"
 	exit 2
 fi
-if [[ ! "$line" =~ ^[0-9][0-9.]*$ ]] || [ ! -f "$lines_dir/$line/line.conf" ]; then
+if [[ ! "$line" =~ ^[0-9][0-9.]*(-[a-z0-9]+)?$ ]] || [ ! -f "$lines_dir/$line/line.conf" ]; then
 	msg "unknown kernel line '$line'; valid: $(lines | tr '\n' ' ')"
 	exit 2
 fi
@@ -141,7 +143,7 @@ case " $(variant_lines "$vdir" | tr '\n' ' ') " in
 *" $line "*) ;;
 *) msg "variant $variant does not support line $line (its LINES: $(variant_lines "$vdir" | tr '\n' ' '))"; exit 2 ;;
 esac
-SOURCE_PKG='' SOURCE_TAR=''
+SOURCE_PKG='' SOURCE_TAR='' LINE_FRAGMENTS=''
 # shellcheck source=/dev/null
 . "$lines_dir/$line/line.conf"
 src_tar=${HTAB_KSRC_TAR:-$SOURCE_TAR}
@@ -151,6 +153,7 @@ DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE='' LINES=''
 # shellcheck source=/dev/null
 . "$vdir/variant.conf"
 [ -n "$FRAGMENTS" ] || die "$vdir/variant.conf: FRAGMENTS is empty"
+FRAGMENTS="$FRAGMENTS${LINE_FRAGMENTS:+ $LINE_FRAGMENTS}"
 name=$line-$variant
 seed_variant=${SEED_TREE:+$line/$SEED_TREE}
 [ -n "$SEED_TREE" ] && SEED_TREE=$line-$SEED_TREE

@@ -20,8 +20,9 @@ lines=$(cd "$(dirname "$0")" && pwd)/lines
 root=${HTAB_SYSROOT:-}
 
 table() {	# line label ere packages..., comments and blanks dropped
-	for f in "$lines"/*/distro; do
-		line=$(basename "$(dirname "$f")")
+	# version order: 6.1, 6.12, 6.12-rt (a glob puts 6.12-rt/ before 6.12/)
+	for line in $(cd "$lines" && printf '%s\n' */distro | sed 's|/distro$||' | sort -V); do
+		f=$lines/$line/distro
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$line	|" "$f"
 	done
 }

@@ -26,7 +26,7 @@ expect_eq "distro-6.1 (version order, headers needed)" "$("$kl" release distro-6
 expect_eq "distro-6.12" "$("$kl" release distro-6.12)" 6.12.117+deb12-amd64
 expect_eq "distro-6.12-rt" "$("$kl" release distro-6.12-rt)" 6.12.117+deb12-rt-amd64
 expect_eq "resolve" "$("$kl" resolve distro-6.12-rt)" \
-	"LABEL=distro-6.12-rt LINE=6.12 RELEASE=6.12.117+deb12-rt-amd64 IMAGE=$HTAB_SYSROOT/boot/vmlinuz-6.12.117+deb12-rt-amd64 KDIR=$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
+	"LABEL=distro-6.12-rt LINE=6.12-rt RELEASE=6.12.117+deb12-rt-amd64 IMAGE=$HTAB_SYSROOT/boot/vmlinuz-6.12.117+deb12-rt-amd64 KDIR=$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
 "$kl" labels | grep -qx distro-6.12-rt || fail "labels: no distro-6.12-rt"
 "$kl" packages | grep -qx linux-headers-6.12-rt-amd64 || fail "packages: no RT headers"
 
@@ -38,7 +38,7 @@ rm -rf "$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
 err=$("$kl" resolve distro-6.12-rt 2>&1); rc=$?
 expect_eq "missing kernel exit" "$rc" 1
 case $err in
-*"distro-6.12-rt (line 6.12) is not installed"*"install linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64"*) echo "ok: says what to install" ;;
+*"distro-6.12-rt (line 6.12-rt) is not installed"*"install linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64"*) echo "ok: says what to install" ;;
 *) fail "missing kernel message: $err" ;;
 esac
 "$kl" bogus 2> /dev/null; expect_eq "usage exit" "$?" 2
@@ -61,7 +61,7 @@ done
 echo "ok: --list has fixed, 6.1/fixed, 6.12/fixed"
 err=$(HTAB_SYSROOT= "$bk" 9.9/fixed 2>&1); rc=$?
 expect_eq "unknown line exit" "$rc" 2
-expect_eq "unknown line message" "$err" "build-kernel: unknown kernel line '9.9'; valid: 6.1 6.12 "
+expect_eq "unknown line message" "$err" "build-kernel: unknown kernel line '9.9'; valid: 6.1 6.12 6.12-rt "
 if [ -x "$ROOT/harness/htab-torture" ]; then
 	err=$("$ROOT/harness/htab-torture" run --kernel 6.12/fixed/x --plan-only --out "$OUT/kernel_lines/run" 2>&1)
 	expect_eq "run --kernel 6.12/fixed/x exit" "$?" 2
