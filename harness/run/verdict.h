@@ -43,7 +43,9 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *out);
  * test had not been touched by the kit yet), TCG vCPUs outnumbered the host's
  * cores, and it ended on a lockup/stall/hung-task report or a timeout — an
  * emulation stall while booting (seen: "soft lockup in alg_test" during the
- * crypto self-tests at 8 vCPUs on 2 cores). Only on the first @attempt: a
+ * crypto self-tests at 8 vCPUs on 2 cores) — or on an "Oops: int3", a
+ * stale text-poke breakpoint (seen: 6.12 booting at 16-96 vCPUs,
+ * sched_clock_cpu+0x9). Any other Oops is the kernel's. Only on the first @attempt: a
  * second such boot is the cell's verdict, so a kernel that cannot boot is
  * still reported.
  */

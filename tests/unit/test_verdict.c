@@ -163,6 +163,18 @@ static void test_boot_retry(void **s)
 	in.crash = &oops;
 	verdict_decide(&in, &o);
 	assert_false(verdict_boot_retry(&in, &o, false, 1));	/* an Oops is never emulation */
+	/* ... but a stale text-poke breakpoint while booting under TCG is (6.12, 16+ vCPUs) */
+	strcpy(oops.signature, "Oops in sched_clock_cpu");
+	strcpy(oops.line, "[    3.514911] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI");
+	verdict_decide(&in, &o);
+	assert_string_equal(o.verdict, "CRASH");
+	assert_true(verdict_boot_retry(&in, &o, false, 1));
+	assert_false(verdict_boot_retry(&in, &o, true, 1));	/* after the runner: a probe's, the kit's */
+	assert_false(verdict_boot_retry(&in, &o, false, 2));
+	in.tcg_overcommit = 1;
+	verdict_decide(&in, &o);
+	assert_false(verdict_boot_retry(&in, &o, false, 1));
+	in.tcg_overcommit = 4;
 	in.crash = NULL;
 	in.timed_out = in.quiet_timeout = true;
 	in.timeout_s = 126;
