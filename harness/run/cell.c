@@ -252,7 +252,7 @@ static void clear_stale(const char *dir)
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
 		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
 		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
-		"coverage-verdict.info", "ctl", NULL,
+		"coverage-verdict.info", "ctl", "qmp.in", "qmp.out", NULL,
 	};
 	char p[PATH_MAX];
 
@@ -453,6 +453,10 @@ int cell_start(struct cell *cell)
 	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
 	snprintf(log, sizeof(log), "%s/%s", cell->dir,
 		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	if (strcmp(cell->argv.v[0], "/bin/sh") && boot_monitor_make(cell->dir)) {
+		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
 	pid = cell->restored ? boot_spawn_restored(cell->argv.v, log, cell->dir, NULL)
 			     : boot_spawn(cell->argv.v, log);
 	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
@@ -515,8 +519,10 @@ static void shared_collect(struct cell *cell, bool boot_goes_on)
 		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
 	}
 	cell->boot_went_on = boot_goes_on;
-	if (!boot_goes_on)
+	if (!boot_goes_on) {
 		b->pid = 0;
+		boot_monitor_remove(b->dir);
+	}
 }
 
 static void ended(struct cell *cell, struct boot_result *br, int st)
@@ -525,6 +531,8 @@ static void ended(struct cell *cell, struct boot_result *br, int st)
 	br->wall_s = now_mono() - cell->t0;
 	if (cell->boot)
 		shared_collect(cell, br->boot_goes_on);
+	else
+		boot_monitor_remove(cell->dir);
 	cell->pid = 0;
 }
 
