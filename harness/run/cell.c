@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/cell.h"
+#include "run/hang.h"
 #include "run/matrix.h"
 #include "rundir/cell_id.h"
 #include "run/noise.h"
@@ -225,6 +226,10 @@ void cell_free(struct cell *cell)
 	strv_free(&cell->argv);
 	free(cell->noise_cmd);
 	cell->noise_cmd = NULL;
+	json_decref(cell->hang);
+	cell->hang = NULL;
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
 }
 
 static char *join(const struct strv *sv, char sep)
@@ -252,7 +257,7 @@ static void clear_stale(const char *dir)
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
 		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
 		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
-		"coverage-verdict.info", "ctl", "qmp.in", "qmp.out", NULL,
+		"coverage-verdict.info", "ctl", "qmp.in", "qmp.out", HANG_FILE, NULL,
 	};
 	char p[PATH_MAX];
 
@@ -436,6 +441,8 @@ static void cell_begin(struct cell *cell)
 	cell->status_at = NAN;
 	cell->boot_state[0] = '\0';
 	cell->boot_went_on = false;
+	json_decref(cell->hang);
+	cell->hang = NULL;
 	for (int i = 0; i < 5; i++)
 		cell->host_phase[i] = NAN;
 	for (int i = 0; i < BM_NR; i++)
@@ -533,6 +540,8 @@ static void ended(struct cell *cell, struct boot_result *br, int st)
 		shared_collect(cell, br->boot_goes_on);
 	else
 		boot_monitor_remove(cell->dir);
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
 	cell->pid = 0;
 }
 
@@ -592,6 +601,35 @@ static void watch_phases(struct cell *cell, double now)
 	free(text);
 }
 
+/* A cell's QMP session with its guest (run/hang.h); NULL with --target host. */
+static struct hang_ctx *hang_of(struct cell *cell)
+{
+	struct hang_in in = {
+		.log_dir = cell->boot ? cell->boot->dir : cell->dir, .cell_dir = cell->dir,
+		.k = cell->k, .vcpus = cell->vcpus,
+	};
+
+	if (!strcmp(cell->argv.v[0], "/bin/sh"))
+		return NULL;
+	if (!cell->hang_ctx)
+		cell->hang_ctx = hang_open(&in);
+	return cell->hang_ctx;
+}
+
+/* Before a silent or overdue guest is killed: where are its vCPUs? (run/hang.h) */
+static void locate_hang(struct cell *cell, double now, const struct boot_result *br)
+{
+	struct hang_ctx *h = hang_of(cell);
+	char why[96];
+
+	if (!h)
+		return;
+	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s" : "host deadline %d s",
+		 br->quiet_timeout ? cell->quiet_s : cell->timeout_s);
+	json_decref(cell->hang);
+	cell->hang = hang_locate(h, now - cell->last_progress, why);
+}
+
 int cell_poll(struct cell *cell, struct boot_result *br)
 {
 	double now = now_mono();
@@ -626,6 +664,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
+		locate_hang(cell, now, br);
 		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;

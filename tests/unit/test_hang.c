@@ -1,11 +1,13 @@
 /*
  * Locating a stuck guest's vCPUs without a VM (run/hang.h): QEMU's real
  * "info registers -a" dump parsed (parse/qemu_regs.h), its RIPs symbolised
- * with a real System.map excerpt of the same kernel (lib/symmap.h).
+ * with a real System.map excerpt of the same kernel (lib/symmap.h), and a
+ * hang report titled by the console classifier.
  */
 #include "testlib.h"
 
 #include "lib/symmap.h"
+#include "parse/console_scan.h"
 #include "parse/qemu_regs.h"
 
 /* tests/fixtures/hang: a mut-pop-no-unlink guest wedged at 4 vCPUs under TCG. */
@@ -107,6 +109,45 @@ static void test_dump_symbolised(void **s)
 	free(map);
 }
 
+/* hang.txt's title: the function most running vCPUs are in; lock internals count last. */
+static void test_report_title(void **s)
+{
+	static const char spin[] =
+		"htab-torture: hang: vCPUs running in the kernel\n"
+		"guest silent for 20.3 s (its jiffies stood still for 15 s); QEMU stopped it and read 4 of 4 vCPUs\n"
+		"CPU 0: running RIP: 0010:native_queued_spin_lock_slowpath+0x5a/0x1e0 RSP: ffffc90000013e48 EFLAGS: 00000046 interrupts off (kernel)\n"
+		"  ? htab_map_update_elem+0x1a/0x300\n"
+		"CPU 1: running RIP: 0010:___pcpu_freelist_pop+0x4d/0x1a0 RSP: ffffc90000023e48 EFLAGS: 00000046 interrupts off (kernel)\n"
+		"CPU 2: halted RIP: 0010:default_idle+0xe/0x20 RSP: ffffc90000033e48 EFLAGS: 00000246 interrupts on (kernel)\n"
+		"CPU 3: running RIP: 0010:___pcpu_freelist_pop+0x51/0x1a0 RSP: ffffc90000043e48 EFLAGS: 00000046 interrupts off (kernel)\n"
+		"--- QEMU info registers, per vCPU ---\n"
+		"CPU 9: running RIP: 0010:default_idle+0x1/0x20\n";
+	static const char idle[] =
+		"htab-torture: hang: every vCPU halted\n"
+		"CPU 0: halted RIP: 0010:default_idle+0xe/0x20 RSP: ffffc90000033e48 EFLAGS: 00000246 interrupts on (kernel)\n";
+	static const char nosym[] =
+		"htab-torture: hang: vCPUs running in the kernel\n"
+		"CPU 0: running RIP: 0010:0xffffffff8123abcd RSP: ffffc90000033e48 EFLAGS: 00000046 interrupts off (kernel)\n";
+	/* Stuck in one function at both looks beats passing by, even one against two. */
+	static const char stuck[] =
+		"htab-torture: hang: vCPUs running in the kernel\n"
+		"CPU 0: running RIP: 0010:lapic_next_event+0x16/0x20 RSP: ffffc90000013e48 EFLAGS: 00000046 interrupts off (kernel)\n"
+		"CPU 1: running RIP: 0010:lapic_next_event+0x16/0x20 RSP: ffffc90000013e48 EFLAGS: 00000046 interrupts off (kernel)\n"
+		"CPU 2: spinning RIP: 0010:htab_map_update_elem+0xcb/0x3b0 RSP: ffff888002fffe00 EFLAGS: 00000082 interrupts off (kernel)\n";
+	struct console_report r;
+
+	(void)s;
+	assert_int_equal(console_scan(stuck, &r), 1);
+	assert_string_equal(r.signature, "hang: CPUs spinning in htab_map_update_elem");
+	assert_int_equal(console_scan(spin, &r), 1);
+	assert_string_equal(crash_kind_name(r.kind), "hang");
+	assert_string_equal(r.signature, "hang: CPUs spinning in ___pcpu_freelist_pop");
+	assert_int_equal(console_scan(idle, &r), 1);
+	assert_string_equal(r.signature, "hang: every CPU idle");
+	assert_int_equal(console_scan(nosym, &r), 1);
+	assert_string_equal(r.signature, "hang: CPUs spinning");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -114,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_parse_32bit_halted),
 		cmocka_unit_test(test_symbolise),
 		cmocka_unit_test(test_dump_symbolised),
+		cmocka_unit_test(test_report_title),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
