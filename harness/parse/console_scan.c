@@ -23,10 +23,10 @@ const char *crash_kind_name(enum crash_kind k)
 {
 	static const char *const names[] = {
 		"none", "panic", "oops", "bug", "gpf", "warning", "soft_lockup",
-		"hard_lockup", "rcu_stall", "hung_task", "lockdep", "kasan",
+		"hard_lockup", "rcu_stall", "hung_task", "lockdep", "kasan", "hang",
 	};
 
-	return k <= CK_KASAN ? names[k] : "?";
+	return k <= CK_HANG ? names[k] : "?";
 }
 
 /* "[   12.345678] text" -> "text"; also drops a trailing '\r'. */
@@ -179,6 +179,49 @@ static bool lockdep_func(const struct lines *L, size_t from, char *out, size_t n
 	return trace_func(L, from, out, n);
 }
 
+/* The function of a hang report's vCPU line in state ("CPU N: spinning RIP: 0010:f+0x…"). */
+static bool vcpu_func(const char *l, const char *state, char *out, size_t n)
+{
+	char mark[32];
+	const char *p;
+
+	snprintf(mark, sizeof(mark), " %s RIP: 0010:", state);
+	p = strstr(l, mark);
+	return !strncmp(l, "CPU ", 4) && p && symbol_of(p + strlen(mark), out, n);
+}
+
+/*
+ * A hang report (run/hang.h): the function most vCPUs that stayed in one
+ * ("spinning") are in, else most running ones; boring ones (on a lock:
+ * their caller is the story) only when there is nothing else; a tie goes
+ * to the lower CPU.
+ */
+static bool cpus_func(const struct lines *L, size_t from, char *out, size_t n)
+{
+	for (const char *const *st = (const char *const[]){ "spinning", "running", NULL }; *st; st++) {
+		int best = 0, best_boring = 1;
+
+		for (size_t i = from + 1; i < L->n && strncmp(L->s[i], "--- ", 4); i++) {
+			char f[128], g[128];
+			int count = 0, boring;
+
+			if (!vcpu_func(L->s[i], *st, f, sizeof(f)))
+				continue;
+			for (size_t j = from + 1; j < L->n && strncmp(L->s[j], "--- ", 4); j++)
+				count += vcpu_func(L->s[j], *st, g, sizeof(g)) && !strcmp(f, g);
+			boring = boring_frame(f);
+			if (boring < best_boring || (boring == best_boring && count > best)) {
+				snprintf(out, n, "%s", f);
+				best = count;
+				best_boring = boring;
+			}
+		}
+		if (best)
+			return true;
+	}
+	return false;
+}
+
 /* Where a title's text after its fixed start comes from. */
 enum sig_text {
 	TEXT_NONE,	/* nothing: the title is fixed */
@@ -193,6 +236,7 @@ enum sig_func {
 	FUNC_TRACE,	/* the first frame of the call trace that is not boring */
 	FUNC_LOCKDEP,	/* the first ", at: FUNC" (the lock acquired), else the call trace's */
 	FUNC_WARN_AT,	/* the header's "at FILE:LINE FUNC+0x…": FUNC, else FILE:LINE */
+	FUNC_CPUS,	/* a hang report's: the function most stuck vCPUs are in (cpus_func) */
 };
 
 /*
@@ -215,6 +259,10 @@ struct signature {
  * "WARNING: ", "BUG: soft lockup" also holds "BUG: ").
  */
 static const struct signature signatures[] = {
+	{ "htab-torture: hang: every vCPU halted", true, NULL, CK_HANG,
+	  "hang: every CPU idle", TEXT_NONE, FUNC_NONE },
+	{ "htab-torture: hang: ", true, NULL, CK_HANG,
+	  "hang: CPUs spinning", TEXT_NONE, FUNC_CPUS },
 	{ "Kernel panic - not syncing: ", false, NULL, CK_PANIC,
 	  "kernel panic: ", TEXT_REST, FUNC_NONE },
 	{ "BUG: soft lockup", false, NULL, CK_SOFT_LOCKUP,
@@ -316,6 +364,8 @@ static bool report_func(const struct signature *sig, const struct lines *L, size
 		return lockdep_func(L, i, out, n);
 	case FUNC_WARN_AT:
 		return warn_at_func(L->s[i], out, n);
+	case FUNC_CPUS:
+		return cpus_func(L, i, out, n);
 	case FUNC_NONE:
 		break;
 	}

@@ -47,6 +47,31 @@ pid_t boot_spawn(char *const argv[], const char *log)
 	_exit(127);
 }
 
+static const char *const monitor_fifos[] = { "qmp.in", "qmp.out", NULL };
+
+int boot_monitor_make(const char *log_dir)
+{
+	char p[PATH_MAX + 16];
+
+	for (const char *const *f = monitor_fifos; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", log_dir, *f);
+		unlink(p);
+		if (mkfifo(p, 0600))
+			return -1;
+	}
+	return 0;
+}
+
+void boot_monitor_remove(const char *log_dir)
+{
+	char p[PATH_MAX + 16];
+
+	for (const char *const *f = monitor_fifos; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", log_dir, *f);
+		unlink(p);
+	}
+}
+
 pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group)
 {
 	pid_t pid;
@@ -130,6 +155,10 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 	free(text);
 	if (rc)
 		return -1;
+	if (boot_monitor_make(b->dir)) {
+		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", b->dir, strerror(errno));
+		return -1;
+	}
 	boot_file(b, "qemu.log", path, sizeof(path));
 	b->t0 = now_mono();
 	pid = restored ? boot_spawn_restored(argv->v, path, b->dir, name) : boot_spawn(argv->v, path);
@@ -264,10 +293,12 @@ void boot_stop(struct boot *b)
 	for (int i = 0; i < 10; i++) {
 		if (waitpid(b->pid, &st, WNOHANG) == b->pid) {
 			b->pid = 0;
+			boot_monitor_remove(b->dir);
 			return;
 		}
 		usleep(100000);
 	}
 	boot_kill_group(b->pid);
 	b->pid = 0;
+	boot_monitor_remove(b->dir);
 }

@@ -39,6 +39,13 @@ pid_t boot_spawn(char *const argv[], const char *log);
  * a boot of its own) once QEMU has it open. -1 (QEMU killed) on failure.
  */
 pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group);
+/*
+ * The FIFOs of a boot's QMP monitor (LOGDIR/qmp.in, qmp.out; run/qemu_argv.h),
+ * made afresh before QEMU starts: QEMU refuses to start without them. 0 ok.
+ */
+int boot_monitor_make(const char *log_dir);
+/* ... and removed once it has ended: a FIFO left in a run blocks whoever reads it. */
+void boot_monitor_remove(const char *log_dir);
 /* SIGTERM the group, SIGKILL after 3 s; the wait status. */
 int boot_kill_group(pid_t pid);
 /* A wait status as cell.json's qemu_exit: exit code, -signal, -1. */

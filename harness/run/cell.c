@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/cell.h"
+#include "run/hang.h"
 #include "run/matrix.h"
 #include "rundir/cell_id.h"
 #include "run/noise.h"
@@ -225,6 +226,10 @@ void cell_free(struct cell *cell)
 	strv_free(&cell->argv);
 	free(cell->noise_cmd);
 	cell->noise_cmd = NULL;
+	json_decref(cell->hang);
+	cell->hang = NULL;
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
 }
 
 static char *join(const struct strv *sv, char sep)
@@ -252,7 +257,7 @@ static void clear_stale(const char *dir)
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
 		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
 		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
-		"coverage-verdict.info", "ctl", NULL,
+		"coverage-verdict.info", "ctl", "qmp.in", "qmp.out", HANG_FILE, NULL,
 	};
 	char p[PATH_MAX];
 
@@ -436,6 +441,8 @@ static void cell_begin(struct cell *cell)
 	cell->status_at = NAN;
 	cell->boot_state[0] = '\0';
 	cell->boot_went_on = false;
+	json_decref(cell->hang);
+	cell->hang = NULL;
 	for (int i = 0; i < 5; i++)
 		cell->host_phase[i] = NAN;
 	for (int i = 0; i < BM_NR; i++)
@@ -453,6 +460,10 @@ int cell_start(struct cell *cell)
 	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
 	snprintf(log, sizeof(log), "%s/%s", cell->dir,
 		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	if (strcmp(cell->argv.v[0], "/bin/sh") && boot_monitor_make(cell->dir)) {
+		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
 	pid = cell->restored ? boot_spawn_restored(cell->argv.v, log, cell->dir, NULL)
 			     : boot_spawn(cell->argv.v, log);
 	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
@@ -515,8 +526,10 @@ static void shared_collect(struct cell *cell, bool boot_goes_on)
 		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
 	}
 	cell->boot_went_on = boot_goes_on;
-	if (!boot_goes_on)
+	if (!boot_goes_on) {
 		b->pid = 0;
+		boot_monitor_remove(b->dir);
+	}
 }
 
 static void ended(struct cell *cell, struct boot_result *br, int st)
@@ -525,6 +538,10 @@ static void ended(struct cell *cell, struct boot_result *br, int st)
 	br->wall_s = now_mono() - cell->t0;
 	if (cell->boot)
 		shared_collect(cell, br->boot_goes_on);
+	else
+		boot_monitor_remove(cell->dir);
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
 	cell->pid = 0;
 }
 
@@ -584,6 +601,35 @@ static void watch_phases(struct cell *cell, double now)
 	free(text);
 }
 
+/* A cell's QMP session with its guest (run/hang.h); NULL with --target host. */
+static struct hang_ctx *hang_of(struct cell *cell)
+{
+	struct hang_in in = {
+		.log_dir = cell->boot ? cell->boot->dir : cell->dir, .cell_dir = cell->dir,
+		.k = cell->k, .vcpus = cell->vcpus,
+	};
+
+	if (!strcmp(cell->argv.v[0], "/bin/sh"))
+		return NULL;
+	if (!cell->hang_ctx)
+		cell->hang_ctx = hang_open(&in);
+	return cell->hang_ctx;
+}
+
+/* Before a silent or overdue guest is killed: where are its vCPUs? (run/hang.h) */
+static void locate_hang(struct cell *cell, double now, const struct boot_result *br)
+{
+	struct hang_ctx *h = hang_of(cell);
+	char why[96];
+
+	if (!h)
+		return;
+	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s" : "host deadline %d s",
+		 br->quiet_timeout ? cell->quiet_s : cell->timeout_s);
+	json_decref(cell->hang);
+	cell->hang = hang_locate(h, now - cell->last_progress, why);
+}
+
 int cell_poll(struct cell *cell, struct boot_result *br)
 {
 	double now = now_mono();
@@ -618,6 +664,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
+		locate_hang(cell, now, br);
 		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;

@@ -1,6 +1,7 @@
 /* One matrix cell: its plan (directory, job.env, QEMU argv, timeouts) and its boot. */
 #ifndef HT_CELL_H
 #define HT_CELL_H
+#include <jansson.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -52,6 +53,7 @@ struct run_ctx {
 };
 
 struct plan_cell;
+struct hang_ctx;
 
 struct cell {
 	const struct plan_cell *pc;
@@ -97,6 +99,9 @@ struct cell {
 	double crash_seen_s;	/* host s since start when a report's first line was seen; NAN */
 	double crash_deadline;	/* monotonic time QEMU is stopped at, once a report was seen */
 	long long runner_seen;	/* guest.log + phases.env bytes: the runner still going on */
+	/* Where its vCPUs were when it went silent past its budget (run/hang.h); NULL: not asked. */
+	json_t *hang;
+	struct hang_ctx *hang_ctx;	/* its QMP session, once it timed out (run/hang.h) */
 };
 
 /* The phases.env keys, in order; host_phase[] follows it. */
@@ -146,7 +151,8 @@ int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout);
 /* The attempt cell_start would count next (1 for a fresh directory). */
 int cell_next_attempt(const struct cell *cell);
 /*
- * 1 when it has ended (br filled), 0 while it runs; kills it on timeout, and
+ * 1 when it has ended (br filled), 0 while it runs; kills it on timeout
+ * (a guest asked first where its vCPUs are: cell->hang, run/hang.h), and
  * crash_grace_s after the first kernel report on the console (the wait
  * restarts while the runner's guest.log / phases.env still grow).
  */

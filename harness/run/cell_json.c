@@ -11,6 +11,7 @@
 #include "lib/numfmt.h"
 #include "parse/bpftrace_ndjson.h"
 #include "run/cell_json.h"
+#include "run/hang.h"
 #include "rundir/coverage.h"
 #include "parse/console_scan.h"
 #include "run/host_info.h"
@@ -582,8 +583,37 @@ static void add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
 	}
 }
 
+/*
+ * A silent guest's located vCPUs (run/hang.h): hang.txt titled by the
+ * console classifier (one table of signatures), into *title ("" when there
+ * is no report); the cell.json "hang" object (a copy), NULL when not asked.
+ */
+static json_t *hang_json(const struct cell *cell, char *title, size_t n)
+{
+	struct console_report rep;
+	char *text;
+	json_t *o;
+
+	*title = '\0';
+	if (!cell->hang)
+		return NULL;
+	o = json_deep_copy(cell->hang);
+	text = json_object_get(o, "source") ? cell_file(cell, HANG_FILE) : NULL;
+	if (text && console_scan(text, &rep) && rep.kind == CK_HANG)
+		snprintf(title, n, "%s", rep.signature);
+	free(text);
+	json_object_set_new(o, "signature", title[0] ? json_string(title) : json_null());
+	/* The silence's start to a located signature: what the user waits for. */
+	json_object_set_new(o, "latency_s", num_or_null(title[0] ?
+		json_number_value(json_object_get(o, "silent_s")) +
+		json_number_value(json_object_get(o, "probe_s")) : NAN));
+	return o;
+}
+
 json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
 {
+	char hang_title[256];
+	json_t *hang = hang_json(cell, hang_title, sizeof(hang_title));
 	struct console_report rep;
 	struct module_result mod;
 	struct verdict_out vo;
@@ -611,6 +641,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	vi.runner_reason = reason;
 	vi.custom_job = c->o->job_script != NULL;
 	vi.tcg_overcommit = !c->target_host && c->accel == ACCEL_TCG ? cell->detectors.overcommit : 0;
+	vi.hang = hang_title;
 	verdict_decide(&vi, &vo);
 
 	add_params(c, cell, j);
@@ -622,6 +653,8 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	json_object_set_new(j, "qemu_exit", br->boot_goes_on ? json_null() : json_integer(br->qemu_exit));
 	if (vi.crash)
 		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
+	if (hang)
+		json_object_set_new(j, "hang", hang);
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
 	add_boot_retry(cell, &vi, &vo, ph, j);

@@ -223,8 +223,7 @@ static int add_exit_port(struct strv *a, const struct qemu_cfg *c)
 /*
  * --restore (run/snapshot.h): the htab.ctl port a restored guest reads its
  * orders from, vmgenid (a new generation ID at each restore: kernels with
- * CONFIG_VMGENID reseed on it), and the save's QMP monitor or the restore's
- * incoming state.
+ * CONFIG_VMGENID reseed on it), and the restore's incoming state.
  */
 static int add_restore(struct strv *a, const struct qemu_cfg *c)
 {
@@ -238,12 +237,8 @@ static int add_restore(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "virtserialport,chardev=ctl,name=htab.ctl");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "vmgenid,guid=auto");
-	if (c->restore == QR_SAVE) {
-		r |= add_chardev(a, "pipe", "qmp", c, "qmp");
-		r |= strv_push(a, "-mon");
-		r |= strv_push(a, "chardev=qmp,mode=control");
+	if (c->restore == QR_SAVE)
 		return r;
-	}
 	/* exec: runs through /bin/sh. */
 	q = shell_quote(c->state);
 	if (!q)
@@ -251,6 +246,21 @@ static int add_restore(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "-incoming");
 	r |= strv_pushf(a, "exec:cat %s", q);
 	free(q);
+	return r;
+}
+
+/*
+ * A QMP monitor on every boot (FIFOs LOGS/qmp.in, qmp.out, made before QEMU
+ * starts: boot_monitor_make()): the save migrates through it, and a guest
+ * that went silent is asked there where its vCPUs are (run/hang.h) before
+ * it is killed. QEMU sends nothing on it until a client negotiates.
+ */
+static int add_monitor(struct strv *a, const struct qemu_cfg *c)
+{
+	int r = add_chardev(a, "pipe", "qmp", c, "qmp");
+
+	r |= strv_push(a, "-mon");
+	r |= strv_push(a, "chardev=qmp,mode=control");
 	return r;
 }
 
@@ -268,6 +278,7 @@ int qemu_argv_build(const struct qemu_cfg *c, struct strv *a)
 	r |= add_console(a, c);
 	r |= add_exit_port(a, c);
 	r |= add_restore(a, c);
+	r |= add_monitor(a, c);
 	return r ? -1 : 0;
 }
 

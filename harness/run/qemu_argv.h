@@ -24,8 +24,8 @@ struct qemu_cfg {
 	 * its group on the htab.ctl port) with a QMP monitor; QR_RESTORE starts
 	 * QEMU from state instead of booting. Both add the htab.ctl port and
 	 * vmgenid, the same devices either way (a migration needs them equal).
-	 * The FIFOs of the ctl port (ctl.in, ctl.out) and of QMP (qmp.in,
-	 * qmp.out) are in the log directory.
+	 * The FIFO of the ctl port (ctl) is in the log directory. Every boot
+	 * has a QMP monitor on the FIFOs qmp.in and qmp.out there.
 	 */
 	enum { QR_NONE, QR_SAVE, QR_RESTORE } restore;
 	const char *state;		/* QR_RESTORE: the saved guest */

@@ -318,8 +318,7 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 	int ready, status = 0, rc = -1;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
-	if (remove_tree(tmp) || mkdir_p(tmp) || make_fifo(tmp, "ctl") ||
-	    make_fifo(tmp, "qmp.in") || make_fifo(tmp, "qmp.out")) {
+	if (remove_tree(tmp) || mkdir_p(tmp) || make_fifo(tmp, "ctl") || boot_monitor_make(tmp)) {
 		fprintf(stderr, "error: snapshot: cannot make %s: %s\n", tmp, strerror(errno));
 		return -1;
 	}

@@ -61,6 +61,10 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 		}
 		return;
 	}
+	if (in->timed_out && in->hang && *in->hang) {
+		set(o, "TIMEOUT", in->hang);
+		return;
+	}
 	if (in->timed_out) {
 		snprintf(sig, sizeof(sig), in->quiet_timeout ? "no console output for %d s"
 							     : "guest still running after %d s",

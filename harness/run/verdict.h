@@ -20,6 +20,7 @@ struct verdict_in {
 	const char *runner_reason;	/* the runner's last log line, "" if none */
 	bool custom_job;		/* JOB_SCRIPT replaced the insmod sequence */
 	int tcg_overcommit;		/* vCPUs per host core (rounded up) under TCG; 0 otherwise */
+	const char *hang;		/* timed out: where its vCPUs were (hang.txt's title); NULL */
 };
 
 struct verdict_out {
@@ -30,7 +31,8 @@ struct verdict_out {
 
 /*
  * Order: a kernel report wins (a hang caused by a lockup is a CRASH), then a
- * host timeout, then a missing exit status (guest died without reporting),
+ * host timeout (TIMEOUT; its signature the hang report's title when the
+ * guest's vCPUs were located, run/hang.h), then a missing exit status (guest died without reporting),
  * then the runner's exit status, checked against module.json and sanity.
  * A lockup, RCU stall or hung task under TCG overcommit stays a CRASH, but
  * its signature says " (TCG overcommit N×)": emulation may explain it.

@@ -5,6 +5,7 @@
  * shared boot, and the ETA that pays a boot once per group.
  */
 #include <math.h>
+#include <sys/stat.h>
 #include "testlib.h"
 
 #include "run/boot.h"
@@ -174,6 +175,26 @@ static void test_eta_boots(void **s)
 	assert_true(fabs(progress_eta_boots(30, &p, 1, 1) - 30) < 1e-9);
 }
 
+/* The monitor's FIFOs: made afresh (over a stale file), gone after the boot. */
+static void test_monitor_fifos(void **s)
+{
+	char tmpl[] = "/tmp/htab-boot-XXXXXX", p[PATH_MAX + 16];
+	struct boot b = fake_boot(tmpl);
+	struct stat st;
+
+	(void)s;
+	put(b.dir, "qmp.in", "stale");
+	assert_int_equal(boot_monitor_make(b.dir), 0);
+	for (const char *const *f = (const char *const[]){ "qmp.in", "qmp.out", NULL }; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", b.dir, *f);
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(S_ISFIFO(st.st_mode));
+	}
+	boot_monitor_remove(b.dir);
+	assert_int_equal(dir_is_empty(b.dir), 1);
+	assert_int_equal(remove_tree(b.dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_console_cut),
 		cmocka_unit_test(test_shared_argv),
 		cmocka_unit_test(test_eta_boots),
+		cmocka_unit_test(test_monitor_fifos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

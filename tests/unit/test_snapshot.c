@@ -89,10 +89,15 @@ static void test_save_and_restore_argv(void **state)
 		assert_true(has(a, "pipe,id=ctl,path=/out/v4-a/ctl"));
 		assert_false(has(a, "htab.group="));
 	}
-	assert_true(has(&save, "chardev=qmp,mode=control"));
+	/* Every boot has its QMP monitor (the save migrates through it, run/hang.h asks it). */
+	for (int i = 0; i < 3; i++) {
+		const struct strv *a = i == 0 ? &save : i == 1 ? &rest : &cold;
+
+		assert_true(has(a, "chardev=qmp,mode=control"));
+		assert_true(has(a, "pipe,id=qmp,path=/out/v4-a/qmp"));
+	}
 	assert_false(has(&save, "-incoming"));
 	assert_true(has(&rest, "exec:cat '/cache/x y/state'"));
-	assert_false(has(&rest, "mode=control"));
 	assert_true(has(&cold, "htab.group=v4-a.1"));
 	assert_false(has(&cold, "htab.restore") || has(&cold, "vmgenid") || has(&cold, "htab.ctl"));
 	strv_free(&save);

@@ -48,6 +48,17 @@ static void test_rules(void **s)
 	decide(&in, "TIMEOUT", "no console output for 126 s");
 	in.quiet_timeout = false;
 	decide(&in, "TIMEOUT", "still running after 126 s");
+	/* A located hang names where the CPUs spun, and stays a TIMEOUT, never a PASS. */
+	in.hang = "hang: CPUs spinning in ___pcpu_freelist_pop";
+	decide(&in, "TIMEOUT", "hang: CPUs spinning in ___pcpu_freelist_pop");
+	in.exit_status = 0;	/* even with a status and results from before the wedge */
+	decide(&in, "TIMEOUT", "hang: CPUs spinning in ___pcpu_freelist_pop");
+	in.hang = "";
+	decide(&in, "TIMEOUT", "still running after 126 s");	/* not located */
+	in.crash = &crash;
+	decide(&in, "CRASH", "soft lockup");	/* a kernel report still wins */
+	in.crash = NULL;
+	in.hang = NULL;
 	in.timed_out = false;
 	in.exit_status = -1;
 	decide(&in, "CRASH", "without an exit status");

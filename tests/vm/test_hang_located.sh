@@ -1,0 +1,53 @@
+#!/bin/bash
+# Issue 25 item 2: a stuck guest says where it is stuck. Before the harness
+# kills a guest that went silent, QEMU stops it over QMP and every vCPU's
+# registers are read and symbolised (harness/run/hang.h); the cell stays a
+# TIMEOUT, its signature the hang report's title.
+# 1. The distro kernel, test action hang (user space sleeps; the kernel is
+#    fine and its CPUs idle): TIMEOUT at the 40 s host deadline, hang.txt
+#    with every vCPU, "hang: every CPU idle"; Debian's System.map is a
+#    placeholder, so no symbols, and it says so.
+# 2. mut-pop-no-unlink (a CPU spins with interrupts off), when its tree is
+#    built, as `make mutants` runs it (30 s host deadline): TIMEOUT "hang:
+#    CPUs spinning in FUNC" (or the guest's own RCU stall report, CRASH,
+#    when it comes first), every vCPU symbolised, within 30 s of the
+#    silence starting. Skipped (77) without that tree.
+. "$(dirname "$0")/../lib.sh"
+d=$(fresh_dir hang_located)
+cj() { jq -r "$2" "$1/cell.json"; }
+
+"$HT" run --cpus 2 --test-action hang --bpftrace none --duration 1 --timeout 40 \
+	--out "$d/idle" > "$d/idle.out" 2>&1
+expect_eq "exit of the hang run" $? 1
+c=$d/idle/v2-full_update-distro-none-r0-xhang
+expect_eq "idle verdict" "$(cj "$c" .verdict)" TIMEOUT
+expect_eq "idle signature" "$(cj "$c" .signature)" "hang: every CPU idle"
+expect_eq "idle hang.budget" "$(cj "$c" .hang.budget)" "host deadline 40 s"
+expect_eq "vCPUs located" "$(cj "$c" '.hang.cpus | length')" 2
+expect_eq "halted vCPUs" "$(cj "$c" '[.hang.cpus[] | select(.state == "halted")] | length')" 2
+[ "$(cj "$c" .hang.symbols.verified)" = false ] || fail "distro symbols verified from a placeholder?"
+echo "ok: distro symbols: $(cj "$c" .hang.symbols.why)"
+expect_eq "scan of hang.txt" "$("$HT" scan "$c/hang.txt")" "$c/hang.txt: hang: hang: every CPU idle"
+grep -q '^CPU#1$' "$c/hang.txt" || fail "hang.txt lacks QEMU's dump of CPU#1"
+[ -z "$(find "$c" -type p)" ] || fail "FIFOs left in $c: $(find "$c" -type p)"
+
+kb=${HTAB_KBUILD:-$ROOT/vm-images/build}
+if [ ! -e "$kb/tree-6.1-mut-pop-no-unlink/System.map" ]; then
+	echo "skip: no $kb/tree-6.1-mut-pop-no-unlink (vm-images/build-kernel.sh mut-pop-no-unlink builds it)"
+	exit 77
+fi
+"$HT" run --kernel mut-pop-no-unlink --cpus 4 --workload full_update --duration 3 --bpftrace none \
+	--timeout 30 --out "$d/mut" > "$d/mut.out" 2>&1
+expect_eq "exit of the mutant run" $? 1
+c=$(ls -d "$d"/mut/v4-*)
+v=$(cj "$c" .verdict)
+[ "$v" = TIMEOUT ] || [ "$v" = CRASH ] || fail "mutant verdict $v"
+sig=$(cj "$c" .hang.signature)
+[[ $sig =~ ^"hang: CPUs spinning in "[A-Za-z_][A-Za-z0-9_.]*$ ]] || fail "hang not located: $sig"
+[ "$v" = CRASH ] || expect_eq "mutant signature" "$(cj "$c" .signature)" "$sig"
+echo "ok: $v, $sig"
+expect_eq "mutant symbols verified" "$(cj "$c" .hang.symbols.verified)" true
+expect_eq "vCPUs located" "$(cj "$c" '.hang.cpus | length')" 4
+expect_eq "vCPUs without a symbol" "$(cj "$c" '[.hang.cpus[] | select(.symbol == null)] | length')" 0
+expect_cmp "spinning vCPUs" "$(cj "$c" '[.hang.cpus[] | select(.state == "spinning")] | length')" ">=" 1
+expect_cmp "silence to signature (s)" "$(cj "$c" .hang.latency_s)" "<=" 30
