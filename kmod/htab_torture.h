@@ -346,6 +346,8 @@ static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 }
 
 /* stamp.c: the slow paths of the checks below */
+void ht_bad_note(struct ht_bad *b, int cpu, const char *what, u32 key,
+		 u32 writer, u64 seq, const struct ht_stamp *seen);
 #define HT_WRITER_ANY		0xffffffffU
 bool ht_check_mismatch(struct ht_thread *t, u32 key, u32 writer, u64 seq,
 		       bool racy, const struct ht_stamp *seen);
