@@ -69,4 +69,31 @@ static inline u64 ht_lru_local_free_target(u64 max_entries, unsigned int ncpus)
 	return 128;
 }
 
+/*
+ * NMI callers (callers.c): an NMI IPI to one CPU and an NMI_LOCAL handler.
+ * 6.1 and 6.12 alike export __register_nmi_handler, unregister_nmi_handler
+ * and apic (GPL), and keep apic->send_IPI (6.12 adds static calls beside
+ * it, for its own callers); so the way is the same on both lines, and only
+ * a kernel without an x86 local APIC lacks it.
+ */
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#define HT_HAVE_NMI_IPI 1
+static inline void ht_send_nmi(int cpu)
+{
+	apic->send_IPI(cpu, NMI_VECTOR);
+}
+#else
+#define HT_HAVE_NMI_IPI 0
+#define NMI_LOCAL 0
+#define NMI_DONE 0
+#define NMI_HANDLED 1
+#define register_nmi_handler(t, fn, fg, n) ((void)(fn), -EOPNOTSUPP)
+#define unregister_nmi_handler(t, n) do { } while (0)
+static inline void ht_send_nmi(int cpu)
+{
+}
+#endif
+
 #endif

@@ -15,6 +15,7 @@
 #include <linux/timekeeping.h>
 #include <linux/wait.h>
 #include "compat.h"
+#include "callers.h"
 #include "stats.h"
 #include "workloads.h"
 
@@ -53,6 +54,21 @@ struct ht_stamp {
 };
 
 #define HT_WRITER_CTL		0xfffffffeU
+/*
+ * An interrupt-context caller's writer id (callers.c): its kind above
+ * bit 24, the worker whose CPU it runs on below. Kthreads are kind 0, so
+ * their ids stay their worker index.
+ */
+#define HT_WRITER_KIND_SHIFT	24
+#define HT_WRITER_IDX_MASK	((1U << HT_WRITER_KIND_SHIFT) - 1)
+#define HT_WRITER_CALLER(kind, idx)	((u32)(kind) << HT_WRITER_KIND_SHIFT | (idx))
+/*
+ * Its keys: HT_CALLER_KEYS of its own, far above every workload's (those
+ * stay below max_entries + 2^31), one block of 2^24 a kind.
+ */
+#define HT_CALLER_KEYS		4
+#define HT_CALLER_KEY0(kind, idx)	(0xc0000000U + ((u32)(kind) << 24) + \
+					 (idx) * HT_CALLER_KEYS)
 #define HT_STAMP_MIN_VALUE	sizeof(struct ht_stamp)
 
 /* The first stamp mismatch a thread saw, formatted by the verdict. */
@@ -97,6 +113,51 @@ struct ht_thread {
 	u32 double_key;		/* first key a full map took (double_alloc) */
 } ht_thread_aligned;
 
+/* The caller kinds of callers.h, as an enum: HT_CALLER_kthread, ... */
+enum ht_caller_kind {
+#define HT_CALLER_ENUM(name) HT_CALLER_##name,
+	HT_CALLERS(HT_CALLER_ENUM)
+#undef HT_CALLER_ENUM
+	HT_NR_CALLERS
+};
+
+/*
+ * An interrupt-context caller (callers.c): one a kind a worker CPU, its
+ * state touched only on that CPU, in NMI or hardirq, until the drain.
+ */
+struct ht_caller {
+	struct ht_stats *stats;
+	void *value;		/* starts with a struct ht_stamp */
+	u32 writer;		/* HT_WRITER_CALLER(kind, idx) */
+	u32 key0;		/* its keys: key0 .. key0 + HT_CALLER_KEYS - 1 */
+	unsigned int idx;	/* the worker whose CPU it runs on */
+	int cpu;
+	u64 seq;		/* last stamp sequence it wrote */
+	u64 slot_seq[HT_CALLER_KEYS];	/* per key: seq stored, 0: absent */
+	u32 slot;		/* the key of its next call */
+	u64 calls;		/* NMIs handled / timer callbacks */
+	u64 in_ctx;		/* of them, with in_nmi() / in_hardirq() true */
+	u64 sent;		/* nmi: NMIs sent to this CPU */
+	u64 sent_busy;		/* nmi: sends skipped, the last one not handled yet */
+	u64 sent_ns;		/* nmi: when the last was sent (mono fast clock) */
+	u64 unarmed;		/* nmi: NMIs claimed with nothing armed */
+	u64 delivery_ns, delivery_max_ns;	/* nmi: send to handler entry, sum and max */
+	u64 handler_ns, handler_max_ns;		/* nmi: handler entry to exit */
+	atomic_t armed;		/* nmi: 1 from the send until the handler is done */
+	struct ht_bad bad;
+	u32 double_key;
+} ht_thread_aligned;
+
+/* What the verdict adds up over the interrupt-context callers. */
+struct ht_callers_sum {
+	u64 unexpected;
+	u64 corrupt;
+	u64 double_alloc;
+	s64 live_delta;
+	const struct ht_caller *bad;		/* first with a stamp failure */
+	const struct ht_caller *double_first;	/* first with a double_alloc */
+};
+
 struct ht_workload {
 	const char *name;
 	/* Extra parameter checks; pr_err() and return -EINVAL on failure. */
@@ -125,6 +186,8 @@ struct ht_verdict {
 	bool residual_checked;
 	u64 e2big_not_full;	/* E2BIG while the workload held < capacity */
 	u64 walk_bad;		/* stamps of live elements naming another key */
+	u64 corrupt;		/* run-time stamp failures, every caller kind */
+	u64 double_alloc;	/* inserts that fit a full map, every caller kind */
 	u32 reinserted;
 	u32 found;
 	u64 residual;		/* elements found by delete-all */
@@ -346,6 +409,8 @@ static inline void ht_op_end(struct ht_thread *t, enum ht_op op, u64 t0,
 }
 
 /* stamp.c: the slow paths of the checks below */
+void ht_bad_note(struct ht_bad *b, int cpu, const char *what, u32 key,
+		 u32 writer, u64 seq, const struct ht_stamp *seen);
 #define HT_WRITER_ANY		0xffffffffU
 bool ht_check_mismatch(struct ht_thread *t, u32 key, u32 writer, u64 seq,
 		       bool racy, const struct ht_stamp *seen);
@@ -521,6 +586,25 @@ int ht_fill_for_setup(u32 n);
 int ht_fill_for_setup_except(u32 n, bool (*skip)(u32 key));
 
 /* results_json.c */
+struct seq_buf;
 int ht_results_build(void);
+void ht_json_errors(struct seq_buf *s, const struct ht_stats *st);
+void ht_json_rate(struct seq_buf *s, u64 n, u64 ns);
+
+/* callers.c */
+int ht_callers_parse(const char *s, u32 period_us);
+bool ht_callers_has(enum ht_caller_kind k);
+const char *ht_callers_str(void);
+int ht_callers_check_map(void);
+int ht_callers_init(void);
+void ht_callers_start(struct ht_thread *t);
+void ht_callers_stop(struct ht_thread *t);
+void ht_callers_drain(void);
+void ht_callers_cleanup(void);
+u64 ht_callers_max_live(void);
+bool ht_callers_writer_seq(u32 writer, u64 *seq);
+bool ht_callers_writer_name(u32 writer, char *buf, size_t len);
+void ht_callers_sum(struct ht_callers_sum *sum);
+void ht_callers_json(struct seq_buf *s);
 
 #endif /* _HTAB_TORTURE_H */

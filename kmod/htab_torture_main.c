@@ -60,6 +60,12 @@ static char *selftest = "none";
 module_param(selftest, charp, 0444);
 MODULE_PARM_DESC(selftest, "Test-only plant, to prove the checks fire: none corrupt (rewrite key 0's stamp) double_alloc (report one E2BIG as success) oops (NULL dereference in worker 0)");
 ht_param(int, hold, 0, "Wait for the runner at two points, for coverage snapshots (0|1): after the setup (status ready) and after the workers, before the verdict (status measured); a write to debugfs gate goes on");
+static char *callers = HT_CALLERS_DEFAULT;
+module_param(callers, charp, 0444);
+#define HT_CALLER_SPACE_NAME(name) " " #name
+MODULE_PARM_DESC(callers, "Who calls the map, kinds joined with + (kthread first, always there; e.g. kthread+nmi):" HT_CALLERS(HT_CALLER_SPACE_NAME) " (kmod/callers.h)");
+#undef HT_CALLER_SPACE_NAME
+ht_param(int, caller_period_us, 100, "With callers nmi or irq: each worker CPU's hrtimer period in us (1..1000000); each expiry does the irq ops and sends the next worker CPU its NMI");
 ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
@@ -96,6 +102,7 @@ static const struct {
 	{ "verify", &verify, 0, 1 },
 	{ "hold", &hold, 0, 1 },
 	{ "map_id", &map_id, 0, INT_MAX },
+	{ "caller_period_us", &caller_period_us, 1, 1000000 },
 };
 
 static const char * const ht_selftests[] = {
@@ -146,7 +153,7 @@ static int ht_parse_names(void)
 		pr_err("selftest=%s unknown; valid:%s\n", selftest, names);
 		return -EINVAL;
 	}
-	return 0;
+	return ht_callers_parse(callers, caller_period_us);
 }
 
 static int ht_validate_params(void)
@@ -239,6 +246,7 @@ static void ht_worker_loop(struct ht_thread *t)
 	t0 = ktime_get_ns();
 	now = t0;
 	this_cpu_write(ht_cpu_worker, current);
+	ht_callers_start(t);
 	do {
 		/*
 		 * One RCU read section with migration off per step, as a BPF
@@ -273,6 +281,7 @@ static void ht_worker_loop(struct ht_thread *t)
 			continue;
 		now = ktime_get_ns();
 	} while (!READ_ONCE(ht.stop) && now < ht.end_ns);
+	ht_callers_stop(t);
 	this_cpu_write(ht_cpu_worker, NULL);
 	t->stats->ns = ktime_get_ns() - t0;
 }
@@ -349,12 +358,12 @@ static void ht_print_end(void)
 	const struct ht_verdict *v = &ht.verdict;
 	bool ok = !v->nr_failures;
 
-	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s%s%s\n",
+	pr_alert("End of test: %s: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl nr_threads=%u time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s callers=%s%s%s\n",
 		 ok ? "SUCCESS" : "FAILURE", ht.wl->name, ht.map_type_name,
 		 ht.prealloc, ht.max_entries, ht.value_size, ht.duration_ms,
 		 cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
 		 ht.time_sample, ht.fill_pct, ht.verify, ht.map_id,
-		 ht_faults_str(), ok ? "" : " failed: ",
+		 ht_faults_str(), ht_callers_str(), ok ? "" : " failed: ",
 		 ok ? "" : v->failures[0]);
 }
 
@@ -417,6 +426,7 @@ static int ht_controller(void *unused)
 						 !atomic_read(&ht.nr_running) ||
 						 kthread_should_stop(), HZ);
 	ht.duration_ns = ktime_get_ns() - ht.start_ns;
+	ht_callers_drain();
 	ht_faults_disable();
 	ht_hold(HT_PHASE_MEASURED, 2);
 	if (!kthread_should_stop() && !READ_ONCE(ht.abort))
@@ -503,6 +513,7 @@ static void ht_cleanup(void)
 	}
 	debugfs_remove_recursive(ht.dir);
 	ht.dir = NULL;
+	ht_callers_cleanup();
 	ht_faults_cleanup();
 	ht_map_close();
 	for (i = 0; ht.threads && i < ht.nr_threads; i++) {
@@ -607,6 +618,9 @@ static void ht_derive_expectations(void)
 		e |= HT_ERRBIT(HT_ENOMEM);
 	ht.expected_errors = e;
 	ht.max_live = ht.wl->max_live ? ht.wl->max_live() : ht.max_entries;
+	/* an interrupt caller holds its keys while an EBUSY delete leaves them */
+	ht.max_live = min_t(u64, ht.max_live + ht_callers_max_live(),
+			    ht.max_entries);
 	ht.keeps_full = ht.wl->keeps_full && ht.wl->keeps_full();
 }
 
@@ -701,8 +715,13 @@ static int __init ht_init(void)
 			goto fail;
 		}
 	}
+	ret = ht_callers_check_map();
+	if (ret)
+		goto fail;
 	ht_derive_expectations();
 	ret = ht_alloc_threads();
+	if (!ret)
+		ret = ht_callers_init();
 	if (!ret)
 		ret = ht_clock_calibrate();
 	if (ret)
@@ -713,11 +732,11 @@ static int __init ht_init(void)
 	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
 	debugfs_create_file("gate", 0200, ht.dir, NULL, &ht_gate_fops);
 
-	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s selftest=%s\n",
+	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s callers=%s selftest=%s\n",
 		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,
 		ht.value_size, ht.duration_ms, cpumask_pr_args(ht.cpus),
 		ht.time_ops, ht.time_sample, ht.fill_pct, ht.verify, ht.map_id,
-		ht_faults_str(), ht_selftests[ht.selftest]);
+		ht_faults_str(), ht_callers_str(), ht_selftests[ht.selftest]);
 	ret = ht_start_threads();
 	if (ret)
 		goto fail;

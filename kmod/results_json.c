@@ -15,14 +15,15 @@
 
 /* Worst case: every bucket of every op non-empty, ~60 bytes each. */
 #define HT_JSON_FIXED	(4096 + HT_MAX_FAULTS * 512 + (HT_NR_OPS + 1) * HT_HIST_BUCKETS * 64 + \
-			 HT_STEP_SLOTS * 24)
-#define HT_JSON_THREAD	720
+			 HT_STEP_SLOTS * 24 + HT_NR_CALLERS * 640)
+/* per_cpu[], and a callers[].per_cpu[] entry of each interrupt kind */
+#define HT_JSON_THREAD	(720 + (HT_NR_CALLERS - 1) * 360)
 
 /* seq_buf_puts() is not exported in 6.1 */
 #define ht_puts(s, str)	seq_buf_printf(s, "%s", str)
 
 /* "X.Y" with one decimal, without floating point. */
-static void ht_json_rate(struct seq_buf *s, u64 n, u64 ns)
+void ht_json_rate(struct seq_buf *s, u64 n, u64 ns)
 {
 	u64 tenths = ns ? mul_u64_u64_div_u64(n, 10 * NSEC_PER_SEC, ns) : 0;
 
@@ -30,7 +31,7 @@ static void ht_json_rate(struct seq_buf *s, u64 n, u64 ns)
 		       tenths - div_u64(tenths, 10) * 10);
 }
 
-static void ht_json_errors(struct seq_buf *s, const struct ht_stats *st)
+void ht_json_errors(struct seq_buf *s, const struct ht_stats *st)
 {
 	const char *sep = "";
 	unsigned int i;
@@ -58,9 +59,10 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"cpus\": \"%*pbl\", \"nr_threads\": %u, \"time_ops\": %d, \"time_sample\": %u,\n",
 		       cpumask_pr_args(ht.cpus), ht.nr_threads, ht.time_ops,
 		       ht.time_sample);
-	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"per_op_rcu\": %d, \"map_id\": %u, \"fault\": \"%s\"},\n",
+	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"per_op_rcu\": %d, \"map_id\": %u, \"fault\": \"%s\",\n",
 		       ht.fill_pct, ht.verify, ht.hold, ht.per_op_rcu, ht.map_id,
 		       ht_faults_str());
+	seq_buf_printf(s, "             \"callers\": \"%s\"},\n", ht_callers_str());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -168,7 +170,7 @@ static void ht_json_verdict(struct seq_buf *s)
 		       v->unexpected_errors, ht.setup_errors,
 		       ht.fill_enomem_retries, v->warns, v->lru_slack);
 	seq_buf_printf(s, "              \"corrupt\": %llu, \"double_alloc\": %llu, \"walk_bad\": %llu, \"stamp_races\": %llu,\n",
-		       ht.total->corrupt, ht.total->double_alloc, v->walk_bad,
+		       v->corrupt, v->double_alloc, v->walk_bad,
 		       ht.total->stamp_races);
 	seq_buf_printf(s, "              \"e2big_not_full\": %llu, \"max_live\": %llu, \"keeps_full\": %s, \"residual_expected\": ",
 		       v->e2big_not_full, ht.max_live,
@@ -225,6 +227,7 @@ int ht_results_build(void)
 	ht_json_latency(&s);
 	ht_json_timing(&s);
 	ht_faults_json(&s);
+	ht_callers_json(&s);
 	ht_json_verdict(&s);
 	ht_puts(&s, "}\n");
 

@@ -7,16 +7,15 @@
 #include <linux/string.h>
 #include "htab_torture.h"
 
-static void ht_note_bad(struct ht_thread *t, const char *what, u32 key,
-			u32 writer, u64 seq, const struct ht_stamp *seen)
+/* The first check failure of a caller, kept for the verdict's message. */
+void ht_bad_note(struct ht_bad *b, int cpu, const char *what, u32 key,
+		 u32 writer, u64 seq, const struct ht_stamp *seen)
 {
-	struct ht_bad *b = &t->bad;
-
 	if (b->what)
 		return;
 	b->what = what;
 	b->key = key;
-	b->cpu = t->cpu;
+	b->cpu = cpu;
 	b->want_writer = writer;
 	b->want_seq = seq;
 	if (seen)
@@ -49,7 +48,7 @@ bool ht_check_mismatch(struct ht_thread *t, u32 key, u32 writer, u64 seq,
 		seen = &again;
 	}
 	t->stats->corrupt++;
-	ht_note_bad(t, "stamp mismatch", key, writer, seq, seen);
+	ht_bad_note(&t->bad, t->cpu, "stamp mismatch", key, writer, seq, seen);
 	return true;
 }
 
@@ -69,6 +68,7 @@ void ht_double_alloc(struct ht_thread *t, u32 key)
 void ht_check_presence(struct ht_thread *t, u32 key, u64 seq)
 {
 	t->stats->corrupt++;
-	ht_note_bad(t, seq ? "stored key missing" : "key present though never stored",
+	ht_bad_note(&t->bad, t->cpu,
+		    seq ? "stored key missing" : "key present though never stored",
 		    key, t->idx, seq, NULL);
 }

@@ -100,16 +100,25 @@ static void ht_verify_lru(struct ht_verdict *v)
 /* The highest sequence @writer can have stamped, 0 for no such writer. */
 static u64 ht_writer_seq(u32 writer)
 {
+	u64 seq;
+
 	if (writer == HT_WRITER_CTL)
 		return ht.ctl_seq;
+	if (ht_callers_writer_seq(writer, &seq))
+		return seq;
 	return writer < ht.nr_threads ? ht.threads[writer].seq : 0;
 }
 
-/* "ctl", "t3" (worker index) or the raw number of a writer field. */
+/*
+ * "ctl", "t3" (worker index), "n3" / "i3" (the nmi / irq caller on worker
+ * 3's CPU) or the raw number of a writer field.
+ */
 static const char *ht_writer_name(u32 w, char *buf, size_t len)
 {
 	if (w == HT_WRITER_CTL)
 		return "ctl";
+	if (ht_callers_writer_name(w, buf, len))
+		return buf;
 	snprintf(buf, len, w < ht.nr_threads ? "t%u" : "%#x", w);
 	return buf;
 }
@@ -164,11 +173,41 @@ static void ht_walk_visit(u32 key)
 	rcu_read_unlock();
 }
 
+static void ht_fail_bad(u64 n, const struct ht_bad *b)
+{
+	char w1[16], w2[16];
+
+	ht_verdict_fail("%llu corrupt: first %s: key %u on cpu %d: want writer %s seq %llu, saw key %u writer %s seq %llu",
+			n, b->what, b->key, b->cpu,
+			ht_writer_name(b->want_writer, w1, sizeof(w1)),
+			b->want_seq, b->seen.key,
+			ht_writer_name(b->seen.writer, w2, sizeof(w2)),
+			b->seen.seq);
+}
+
+/*
+ * The interrupt-context callers' checks (callers.c), after the workers'.
+ * Their unexpected errors and live elements join the workers' in
+ * ht_verify() and ht_verify_residual().
+ */
+static void ht_verify_callers(const struct ht_callers_sum *cs)
+{
+	char w[16];
+
+	if (cs->corrupt && cs->bad)
+		ht_fail_bad(cs->corrupt, &cs->bad->bad);
+	if (cs->double_alloc && cs->double_first)
+		ht_verdict_fail("%llu inserts by %s succeeded on a full map (double allocation): first key %u on cpu %d",
+				cs->double_alloc,
+				ht_writer_name(cs->double_first->writer, w, sizeof(w)),
+				cs->double_first->double_key,
+				cs->double_first->cpu);
+}
+
 /* What the workers' checks counted, with the first instance named. */
 static void ht_verify_run_checks(struct ht_verdict *v)
 {
 	const struct ht_stats *tot = ht.total;
-	char w1[16], w2[16];
 	unsigned int i;
 
 	if (tot->corrupt) {
@@ -177,12 +216,7 @@ static void ht_verify_run_checks(struct ht_verdict *v)
 
 			if (!b->what)
 				continue;
-			ht_verdict_fail("%llu corrupt: first %s: key %u on cpu %d: want writer %s seq %llu, saw key %u writer %s seq %llu",
-					tot->corrupt, b->what, b->key, b->cpu,
-					ht_writer_name(b->want_writer, w1, sizeof(w1)),
-					b->want_seq, b->seen.key,
-					ht_writer_name(b->seen.writer, w2, sizeof(w2)),
-					b->seen.seq);
+			ht_fail_bad(tot->corrupt, b);
 			break;
 		}
 	}
@@ -214,9 +248,9 @@ static void ht_verify_run_checks(struct ht_verdict *v)
  * of a new key minus every successful delete. An LRU map evicts on its
  * own, so there only the upper bound (capacity) holds.
  */
-static void ht_verify_residual(struct ht_verdict *v)
+static void ht_verify_residual(struct ht_verdict *v, s64 callers_delta)
 {
-	s64 expect = (s64)ht.fill_ok + ht.total->live_delta;
+	s64 expect = (s64)ht.fill_ok + ht.total->live_delta + callers_delta;
 
 	if (ht.lru) {
 		if (v->residual > v->capacity)
@@ -234,18 +268,24 @@ static void ht_verify_residual(struct ht_verdict *v)
 void ht_verify(void)
 {
 	struct ht_verdict *v = &ht.verdict;
+	struct ht_callers_sum cs;
 	u32 key;
 	int ret;
 
+	ht_callers_sum(&cs);
 	v->capacity = ht.max_entries;
-	v->unexpected_errors = ht.total->unexpected + ht.setup_errors;
+	v->unexpected_errors = ht.total->unexpected + cs.unexpected +
+			       ht.setup_errors;
+	v->corrupt = ht.total->corrupt + cs.corrupt;
+	v->double_alloc = ht.total->double_alloc + cs.double_alloc;
 	if (ht.setup_errors)
 		ht_verdict_fail("%llu errors while filling the map before the run",
 				ht.setup_errors);
-	if (ht.total->unexpected)
+	if (ht.total->unexpected + cs.unexpected)
 		ht_verdict_fail("%llu unexpected errors during the run",
-				ht.total->unexpected);
+				ht.total->unexpected + cs.unexpected);
 	ht_verify_run_checks(v);
+	ht_verify_callers(&cs);
 
 	/* capacity plus the extra elements: more deletes mean a loop */
 	ret = ht_map_delete_all(&v->residual,
@@ -260,7 +300,7 @@ void ht_verify(void)
 		ht_verdict_fail("delete-all failed after %llu deletes: %d",
 				v->residual, ret);
 	else
-		ht_verify_residual(v);
+		ht_verify_residual(v, cs.live_delta);
 	if (ret == -ELOOP)
 		return;
 	rcu_read_lock();

@@ -122,6 +122,33 @@ static void verdict_count(json_t *verdict, const char *key, int64_t *out)
 		*out = json_integer_value(n);
 }
 
+/* callers[]: {"kind", "ops", "calls", "in_context", "unexpected_errors", ...} a kind. */
+static int parse_callers(struct module_result *m, json_t *arr, char *err, size_t errlen)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(arr, i, c) {
+		struct mod_caller *mc;
+
+		if (m->ncallers >= MOD_MAX_CALLERS)
+			break;
+		if (!json_is_string(json_object_get(c, "kind"))) {
+			snprintf(err, errlen, "callers[%zu]: expected an object with a \"kind\"", i);
+			return -1;
+		}
+		mc = &m->callers[m->ncallers++];
+		get_str(c, "kind", mc->kind, sizeof(mc->kind));
+		mc->ops = get_u64(c, "ops");
+		mc->calls = mc->in_context = mc->unexpected_errors = -1;
+		verdict_count(c, "calls", &mc->calls);
+		verdict_count(c, "in_context", &mc->in_context);
+		verdict_count(c, "unexpected_errors", &mc->unexpected_errors);
+		mc->calls_per_sec_per_cpu = json_number_value(json_object_get(c, "calls_per_sec_per_cpu"));
+	}
+	return 0;
+}
+
 int module_result_parse(struct module_result *m, json_t *root, char *err, size_t errlen)
 {
 	json_t *verdict, *n;
@@ -154,6 +181,8 @@ int module_result_parse(struct module_result *m, json_t *root, char *err, size_t
 	verdict_count(verdict, "double_alloc", &m->double_alloc);
 	verdict_count(verdict, "walk_bad", &m->walk_bad);
 	verdict_count(verdict, "e2big_not_full", &m->e2big_not_full);
+	if (parse_callers(m, json_object_get(root, "callers"), err, errlen))
+		return -1;
 	return parse_latency(m, json_object_get(root, "latency_ns"), json_object_get(root, "timing"),
 			     err, errlen);
 }
@@ -180,6 +209,14 @@ void module_result_free(struct module_result *m)
 		hist_free(&m->lat[i].h);
 	json_decref(m->root);
 	memset(m, 0, sizeof(*m));
+}
+
+const struct mod_caller *module_caller(const struct module_result *m, const char *kind)
+{
+	for (int i = 0; i < m->ncallers; i++)
+		if (!strcmp(m->callers[i].kind, kind))
+			return &m->callers[i];
+	return NULL;
 }
 
 const struct mod_latency *module_latency(const struct module_result *m, const char *op)

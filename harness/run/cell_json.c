@@ -224,11 +224,14 @@ static void add_module(const struct module_result *m, int vcpus, json_t *j)
 		json_t *f = json_object_get(m->root, "failures");
 		json_t *p = json_object_get(m->root, "params");
 		json_t *faults = json_object_get(m->root, "faults");
+		json_t *callers = json_object_get(m->root, "callers");
 
 		json_object_set(j, "failures", f ? f : json_array());
 		add_checks(json_object_get(m->root, "verdict"), j);
 		if (json_is_array(faults))
 			json_object_set(j, "faults", faults);
+		if (json_is_array(callers))
+			json_object_set(j, "caller_stats", callers);
 		if (p)
 			json_object_set(j, "module_params", p);
 		add_timing(json_object_get(m->root, "timing"), j);

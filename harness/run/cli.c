@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../kmod/callers.h"
 #include "../kmod/workloads.h"
 #include "lib/opts.h"
 #include "run/cli.h"
@@ -26,6 +27,10 @@ static const char *const map_types[] = { "hash", "percpu_hash", "lru_hash", "lru
 static const char *const prealloc_values[] = { "0", "1", NULL };
 #define MAX_ENTRIES_MAX 2097152		/* the module's bound */
 
+/* The module's caller kinds (kmod/callers.h), in its order: a --callers value joins them with '+'. */
+#define CALLER_NAME(name) #name,
+static const char *const caller_kinds[] = { HT_CALLERS(CALLER_NAME) NULL };
+
 static const char *const test_actions[] = { "panic", "hang", "warn", "none", NULL };
 
 const int default_cpus[] = { 16, 32, 48, 64, 96 };
@@ -41,7 +46,7 @@ enum {
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
-	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT,
+	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -61,6 +66,13 @@ static const struct opt_spec run_opts_table[] = {
 	{ "prealloc", OPT_PREALLOC, "0|1[,...]", AXES_GROUP, "default 1" },
 	{ "max-entries", OPT_MAX_ENTRIES, "N[,N...]", AXES_GROUP,
 	  "1..2097152, default 4096; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N> in its id" },
+	{ "callers", OPT_CALLERS, "C[,C...]", AXES_GROUP,
+	  "who calls the map: kinds joined with +, in this order, kthread\n"
+	  "always (default kthread): kthread (the workload's bound kthreads),\n"
+	  "nmi (an NMI a worker CPU per hrtimer period: insert, check, delete\n"
+	  "of keys of its own), irq (the same from the hrtimer, hardirq);\n"
+	  "e.g. --callers kthread,kthread+nmi; nmi and irq need a preallocated\n"
+	  "hash or percpu_hash map; a cell away from kthread has -c<value>" },
 	{ "fault", OPT_FAULT, "SPEC", AXES_GROUP,
 	  "repeatable, one value each (default none); the module's fault=SPEC:\n"
 	  "none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
@@ -306,6 +318,35 @@ static void print_map_types(FILE *f) { print_list(f, map_types); }
 static bool prealloc_valid(const char *s) { return in_list(prealloc_values, s); }
 static void print_prealloc(FILE *f) { print_list(f, prealloc_values); }
 static void print_max_entries(FILE *f) { fprintf(f, "integers 1..%d", MAX_ENTRIES_MAX); }
+
+/*
+ * Kinds of caller_kinds joined with '+', each once, in the list's order
+ * (so one set is one cell id), kthread among them, as the module takes it.
+ */
+static bool callers_valid(const char *s)
+{
+	struct strv parts = { 0 };
+	size_t next = 0, i, k;
+	bool ok = !strv_split(&parts, s, '+') && parts.n;
+
+	for (i = 0; ok && i < parts.n; i++) {
+		for (k = next; caller_kinds[k] && strcmp(caller_kinds[k], parts.v[i]); k++)
+			;
+		ok = caller_kinds[k] != NULL;
+		next = k + 1;
+	}
+	ok = ok && !strcmp(parts.v[0], HT_CALLERS_DEFAULT);
+	strv_free(&parts);
+	return ok;
+}
+
+static void print_callers(FILE *f)
+{
+	fputs("kinds ", f);
+	print_list(f, caller_kinds);
+	fputs(" joined with '+' in that order, " HT_CALLERS_DEFAULT " first (e.g. "
+	      HT_CALLERS_DEFAULT ", " HT_CALLERS_DEFAULT "+nmi)", f);
+}
 
 /* As the module reads it, and written one way only (no sign, no leading 0): it names a cell. */
 static bool max_entries_valid(const char *s)
@@ -676,6 +717,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_MAX_ENTRIES:
 		return parse_names(&o->max_entries_list, "--max-entries", arg, max_entries_valid,
 				   print_max_entries);
+	case OPT_CALLERS:
+		return parse_names(&o->callers_list, "--callers", arg, callers_valid, print_callers);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
 	case OPT_CRASH_GRACE:
@@ -724,6 +767,31 @@ static bool axis_set(const struct run_opts *o, int a)
 	return false;
 }
 
+/*
+ * The interrupt-context callers run on preallocated hash and percpu_hash
+ * maps only (kmod/callers.c says why); the module would refuse the cell.
+ */
+static int check_callers_map(const struct run_opts *o)
+{
+	for (size_t i = 0; i < o->callers_list.n; i++) {
+		if (axis_is_default(AX_CALLERS, o->callers_list.v[i]))
+			continue;
+		for (size_t k = 0; k < o->map_types.n; k++)
+			if (strstr(o->map_types.v[k], "lru")) {
+				fprintf(stderr, "error: --callers %s with --map-type %s: nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)\n",
+					o->callers_list.v[i], o->map_types.v[k]);
+				return -1;
+			}
+		for (size_t k = 0; k < o->preallocs.n; k++)
+			if (!strcmp(o->preallocs.v[k], "0")) {
+				fprintf(stderr, "error: --callers %s with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)\n",
+					o->callers_list.v[i]);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 static int check_required(const struct run_opts *o)
 {
 	if ((!o->out || !*o->out) && !o->plan_only) {
@@ -756,6 +824,8 @@ static int check_required(const struct run_opts *o)
 					return -1;
 				}
 			}
+	if (check_callers_map(o))
+		return -1;
 	if (o->plan_json && !o->plan_only) {
 		fprintf(stderr, "error: --json goes with --plan-only (the plan as JSON)\n");
 		return -1;

@@ -11,6 +11,15 @@ static void set(struct verdict_out *o, const char *v, const char *sig)
 	snprintf(o->signature, sizeof(o->signature), "%s", sig);
 }
 
+/* An interrupt-context caller kind the cell asked for that made no calls, or NULL. */
+static const char *idle_caller(const struct module_result *m)
+{
+	for (int i = 0; i < m->ncallers; i++)
+		if (m->callers[i].calls == 0)
+			return m->callers[i].kind;
+	return NULL;
+}
+
 static void decide_module(const struct verdict_in *in, struct verdict_out *o)
 {
 	const struct module_result *m = in->mod;
@@ -26,6 +35,10 @@ static void decide_module(const struct verdict_in *in, struct verdict_out *o)
 		set(o, "FAIL", sig);
 	} else if (m->ops == 0) {
 		set(o, "FAIL", "sanity: module reported SUCCESS with no ops");
+	} else if (idle_caller(m)) {
+		snprintf(sig, sizeof(sig), "sanity: SUCCESS, but the %s callers made no calls",
+			 idle_caller(m));
+		set(o, "FAIL", sig);
 	} else if (m->corrupt > 0 || m->double_alloc > 0 || m->walk_bad > 0) {
 		snprintf(sig, sizeof(sig), "sanity: SUCCESS with %lld corrupt, %lld double allocations, %lld bad live stamps",
 			 (long long)m->corrupt, (long long)m->double_alloc, (long long)m->walk_bad);

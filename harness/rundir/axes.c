@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kmod/callers.h"
 #include "rundir/axes.h"
 
 const struct axis axes[AX_NR] = {
@@ -28,6 +29,9 @@ const struct axis axes[AX_NR] = {
 			     .slug = 'e', .numeric = true, .dflt = "4096", .nest = 6,
 			     .compare = AXC_PARAM, .series = true, .column = 0,
 			     .guest = AXG_MODPARAM, .guest_key = "max_entries" },
+	[AX_CALLERS] = { .name = "callers", .option = "--callers", .in_id = AXID_SUFFIX, .slug = 'c',
+			 .dflt = HT_CALLERS_DEFAULT, .nest = 6, .compare = AXC_PARAM, .series = true, .column = 0,
+			 .guest = AXG_MODPARAM, .guest_key = "callers" },
 	[AX_FAULT] = { .name = "fault", .option = "--fault", .in_id = AXID_SUFFIX, .slug = 'f',
 		       .dflt = "none", .nest = 2, .compare = AXC_KEY, .series = true, .column = 0,
 		       .guest = AXG_MODPARAM, .guest_key = "fault" },

@@ -372,6 +372,9 @@ static void test_cell_id_parse(void **s)
 		  { "4", "full_update", "distro", "none", [AX_FAULT] = "exhaust_p_0_1",
 		    [AX_TEST_ACTION] = "panic" }, 1 },
 		{ "v3-w-k-r0", { "3", "w", "k" }, 0 },
+		{ "v2-churn-distro-none-r0-mpercpu_hash-ckthread+nmi+irq-fexhaust",
+		  { "2", "churn", "distro", "none", [AX_MAP_TYPE] = "percpu_hash",
+		    [AX_CALLERS] = "kthread+nmi+irq", [AX_FAULT] = "exhaust" }, 0 },
 	};
 	char *ax[AX_NR], id[192];
 	int repeat;

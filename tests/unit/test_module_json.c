@@ -33,6 +33,37 @@ static void test_real_full_update(void **s)
 	module_result_free(&m);
 }
 
+/* A real kthread+nmi+irq run (churn, 2 vCPUs, TCG): callers[] a kind. */
+static void test_real_callers(void **s)
+{
+	struct module_result m;
+	char p[1024], err[256];
+	const struct mod_caller *k, *n, *i;
+
+	(void)s;
+	fixture_path(p, sizeof(p), "module", "churn_callers_v2_tcg.json");
+	assert_int_equal(module_result_load(&m, p, err, sizeof(err)), 0);
+	assert_int_equal(m.ncallers, 3);
+	k = module_caller(&m, "kthread");
+	n = module_caller(&m, "nmi");
+	i = module_caller(&m, "irq");
+	assert_non_null(k);
+	assert_non_null(n);
+	assert_non_null(i);
+	assert_null(module_caller(&m, "softirq"));
+	assert_int_equal(k->ops, m.ops);	/* the workers' totals */
+	assert_int_equal(k->calls, -1);		/* kthreads make no "calls" */
+	assert_int_equal(k->unexpected_errors, 0);
+	assert_int_equal(n->calls, 977);
+	assert_int_equal(n->in_context, 977);
+	assert_int_equal(n->ops, 2888);
+	assert_int_equal(n->unexpected_errors, 0);
+	assert_float_equal(n->calls_per_sec_per_cpu, 161.8, 1e-9);
+	assert_int_equal(i->calls, 10591);
+	assert_int_equal(i->ops, 31773);
+	module_result_free(&m);
+}
+
 static void test_failure_and_errors(void **s)
 {
 	const char *doc = "{\"module\": \"htab_torture\", \"status\": \"done\", \"result\": \"FAILURE\","
@@ -76,6 +107,12 @@ static void test_bad_documents(void **s)
 	assert_non_null(strstr(err, "result"));
 	module_result_free(&m);
 	json_decref(root);
+	root = json_loads("{\"status\": \"done\", \"result\": \"SUCCESS\", \"callers\": [{\"ops\": 1}]}",
+			  0, NULL);
+	assert_int_equal(module_result_parse(&m, root, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "callers[0]"));
+	module_result_free(&m);
+	json_decref(root);
 	root = json_loads("{\"status\": \"done\", \"result\": \"SUCCESS\", \"latency_ns\":"
 			  " {\"update\": {\"buckets\": [[8, 16, 1], [4, 8, 1]]}}}", 0, NULL);
 	assert_int_equal(module_result_parse(&m, root, err, sizeof(err)), -1);
@@ -88,6 +125,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_full_update),
+		cmocka_unit_test(test_real_callers),
 		cmocka_unit_test(test_failure_and_errors),
 		cmocka_unit_test(test_bad_documents),
 	};

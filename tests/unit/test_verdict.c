@@ -87,6 +87,16 @@ static void test_rules(void **s)
 	m.walk_bad = 3;
 	decide(&in, "FAIL", "3 bad live stamps");
 	m.walk_bad = -1;
+	/* a caller kind the cell asked for must have run; kthread's calls are -1 */
+	m.ncallers = 2;
+	strcpy(m.callers[0].kind, "kthread");
+	m.callers[0].calls = -1;
+	strcpy(m.callers[1].kind, "nmi");
+	m.callers[1].calls = 0;
+	decide(&in, "FAIL", "the nmi callers made no calls");
+	m.callers[1].calls = 1;
+	decide(&in, "PASS", "");
+	m.ncallers = 0;
 	in.mod = NULL;
 	in.mod_err = "module.json: cannot open";
 	decide(&in, "FAIL", "no module results");

@@ -1,0 +1,33 @@
+#!/bin/bash
+# --callers is a matrix axis (issue 28), without a VM: each value is caller
+# kinds of kmod/callers.h joined with '+' in that list's order, kthread
+# first; a bad value is one line naming it and what is valid, exit 2,
+# nothing written; nmi/irq beside an LRU or non-preallocated map is refused
+# (the module would refuse the cell); a --modparam callers= beside the
+# option is refused; the default (kthread) keeps every old cell id, other
+# values get -c<value> after the map's suffixes and before -f<fault>
+# (tests/vm/test_callers.sh checks job.env).
+. "$(dirname "$0")/../lib.sh"
+d=$(fresh_dir callers_cli)
+valid="must be one of kinds kthread, nmi, irq joined with '+' in that order, kthread first (e.g. kthread, kthread+nmi)"
+usage_error "--callers 'nmi': $valid" run --cpus 2 --callers nmi --out "$d/a"
+usage_error "--callers 'nmi+kthread': $valid" run --cpus 2 --callers nmi+kthread --out "$d/a"
+usage_error "--callers 'kthread+nmi+nmi': $valid" run --cpus 2 --callers kthread+nmi+nmi --out "$d/a"
+usage_error "--callers 'kthread+softirq': $valid" run --cpus 2 --callers kthread+softirq --out "$d/a"
+usage_error "--callers 'kthread+': $valid" run --cpus 2 --callers kthread+ --out "$d/a"
+usage_error "--callers: 'kthread' appears twice" run --cpus 2 --callers kthread,kthread --out "$d/a"
+usage_error "--callers kthread+nmi with --map-type lru_hash: nmi and irq callers need a hash or percpu_hash map" \
+	run --cpus 2 --callers kthread,kthread+nmi --map-type hash,lru_hash --out "$d/a"
+usage_error "--callers kthread+irq with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)" \
+	run --cpus 2 --callers kthread+irq --prealloc 0 --out "$d/a"
+usage_error "--modparam callers=kthread+nmi and --callers: give the callers one way (--callers)" \
+	run --cpus 2 --callers kthread+nmi --modparam callers=kthread+nmi --out "$d/a"
+[ -z "$(ls "$d")" ] || fail "a refused command wrote into $d: $(ls "$d")"
+expect_eq "plan" "$("$HT" run --plan-only --cpus 2 --callers kthread,kthread+nmi,kthread+nmi+irq \
+	--map-type hash,percpu_hash --fault none --fault exhaust | tr '\n' ' ')" \
+	"v2-full_update-distro-none-r0 v2-full_update-distro-none-r0-ckthread+nmi v2-full_update-distro-none-r0-ckthread+nmi+irq v2-full_update-distro-none-r0-mpercpu_hash v2-full_update-distro-none-r0-mpercpu_hash-ckthread+nmi v2-full_update-distro-none-r0-mpercpu_hash-ckthread+nmi+irq v2-full_update-distro-none-r0-fexhaust v2-full_update-distro-none-r0-ckthread+nmi-fexhaust v2-full_update-distro-none-r0-ckthread+nmi+irq-fexhaust v2-full_update-distro-none-r0-mpercpu_hash-fexhaust v2-full_update-distro-none-r0-mpercpu_hash-ckthread+nmi-fexhaust v2-full_update-distro-none-r0-mpercpu_hash-ckthread+nmi+irq-fexhaust "
+expect_eq "default id" "$("$HT" run --plan-only --cpus 2 --callers kthread)" "v2-full_update-distro-none-r0"
+expect_eq "plan json" "$("$HT" run --plan-only --json --cpus 2 --callers kthread,kthread+irq | jq -c '[.[].callers]')" \
+	'["kthread","kthread+irq"]'
+"$HT" run --help | grep -q -- "--callers" || fail "--help lacks --callers"
+echo "ok: --help names --callers"
