@@ -22,7 +22,7 @@ for k in distro-6.12 distro-6.12-rt; do
 	j=$c/cell.json m=$c/module.json
 	expect_eq "$k verdict" "$(jq -r .verdict "$j")" PASS
 	expect_eq "$k kernel_name" "$(jq -r .kernel_name "$j")" "$k"
-	expect_eq "$k kernel_line" "$(jq -r .kernel_line "$j")" 6.12
+	expect_eq "$k kernel_line" "$(jq -r .kernel_line "$j")" "${k#distro-}"	# 6.12, 6.12-rt
 	expect_eq "$k release" "$(jq -r .kernel_release "$j")" "$("$kl" release "$k")"
 	grep -q "^CONFIG_X86_KERNEL_IBT=y" "/boot/config-$(jq -r .kernel_release "$j")" &&
 		want=9 || want=5
