@@ -7,7 +7,7 @@
 # kill table.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir mutant_killed)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--kernel fixed,mut-lost-push --out "$d"
 expect_eq "harness exit (a FAIL cell)" $? 1
 s="$d/summary.json"
