@@ -9,6 +9,7 @@
 #    timeout.
 # 3. 4 vCPUs, the module's own selftest=oops (a NULL dereference in worker 0),
 #    when the module has it: verdict <= 20 s after the first Oops line.
+# run-tests: quiet
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir crash_grace)
 cell() { jq -r "$2" "$d/$1/cell.json"; }

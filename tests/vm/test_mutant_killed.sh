@@ -5,6 +5,7 @@
 # FAILs, naming the loss (the end-of-run conservation checks), while the
 # same cell on fixed PASSes (zero false alarms). `make mutants` is the full
 # kill table.
+# run-tests: needs fixed mut-lost-push
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir mutant_killed)
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
