@@ -7,6 +7,13 @@ mkdir -p "$OUT"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# RESTORE: `htab-torture run` options for a test whose guests boot only to
+# run its cells: restore the guest saved once per (kernel, vCPUs, RAM) in
+# vm-images/out/snapshots/ instead of booting it (README, "--restore on").
+# Tests of booting itself leave it out. HTAB_TEST_RESTORE=off runs them
+# all on cold boots.
+RESTORE=(--restore "${HTAB_TEST_RESTORE:-on}")
+
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; echo "ok: $1 = $3"; }
 

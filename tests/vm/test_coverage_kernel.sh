@@ -8,6 +8,7 @@
 # - the workload snapshot is taken before the verdict: lookup's verdict
 #   snapshot (cumulative) has the pops of the verdict's re-insertion, its
 #   workload snapshot has none.
+# run-tests: needs coverage
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir coverage_kernel)
 "$HT" run --coverage --cpus 2 --workload full_update,lookup --duration 2 --bpftrace none \

@@ -9,13 +9,14 @@
 #    timeout.
 # 3. 4 vCPUs, the module's own selftest=oops (a NULL dereference in worker 0),
 #    when the module has it: verdict <= 20 s after the first Oops line.
+# run-tests: quiet
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir crash_grace)
 cell() { jq -r "$2" "$d/$1/cell.json"; }
 excerpt() { jq -j .crash.excerpt "$d/$1/cell.json"; }	# as it is: it ends with its newline
 
 actions() {	# OUT-NAME: the panic and warn cells side by side
-	"$HT" run --cpus 2 --test-action panic,warn --bpftrace none --duration 1 --timeout 120 \
+	"$HT" run "${RESTORE[@]}" --cpus 2 --test-action panic,warn --bpftrace none --duration 1 --timeout 120 \
 		--jobs 2 --out "$d/$1" > "$d/$1.out" 2> "$d/$1.err"
 	rc=$?
 	cat "$d/$1.err"
@@ -54,7 +55,7 @@ expect_eq "warn: the guest ended itself" "$(cell $w .crash.stopped_after_grace)"
 	fail "warn excerpt: $(excerpt $w)"
 expect_eq "warn excerpt lines" "$(excerpt $w | wc -l)" 1
 
-"$HT" run --cpus 2 --job-script "$ROOT/tests/vm/jobs/fake_oops.sh" --crash-grace 5 \
+"$HT" run "${RESTORE[@]}" --cpus 2 --job-script "$ROOT/tests/vm/jobs/fake_oops.sh" --crash-grace 5 \
 	--bpftrace none --duration 1 --timeout 300 --out "$d/stop" > "$d/stop.out" 2> "$d/stop.err"
 rc=$?
 cat "$d/stop.err"
@@ -76,7 +77,7 @@ excerpt $s | grep -q 'runner:' && fail "the runner's lines are in the excerpt"
 
 modinfo -F parm "$ROOT/kmod/htab_torture.ko" | grep -q '^selftest:.*oops' ||
 	fail "kmod/htab_torture.ko has no selftest=oops"
-"$HT" run --cpus 4 --modparam selftest=oops --bpftrace none --duration 3 \
+"$HT" run "${RESTORE[@]}" --cpus 4 --modparam selftest=oops --bpftrace none --duration 3 \
 	--out "$d/oops" > "$d/oops.out" 2> "$d/oops.err"
 rc=$?
 cat "$d/oops.err"

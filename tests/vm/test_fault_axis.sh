@@ -9,7 +9,7 @@
 d=$(fresh_dir fault_axis)
 ns=10000
 spec="delay:__pcpu_freelist_pop:10us"
-"$HT" run --cpus 2 --workload full_update --duration 2 --out "$d/run" \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 2 --out "$d/run" \
 	--bpftrace __pcpu_freelist_pop,alloc_htab_elem --fault none --fault "$spec" \
 	> "$d/run.out" || fail "harness exit $? ($(tail -3 "$d/run.out"))"
 cat "$d/run.out"
@@ -65,7 +65,7 @@ expect_cmp "pop p50 change %" \
 	">" 0
 expect_no_kernel_report "$d"/run/*/console.log
 # The module validates the spec: one it refuses is the cell's setup error.
-"$HT" run --cpus 2 --workload full_update --duration 1 --out "$d/bad" --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --out "$d/bad" --bpftrace none \
 	--fault delay:no_such_symbol_htab:1us > "$d/bad.out" 2>&1; expect_eq "bad fault run exit" "$?" 1
 expect_eq "bad fault verdict" "$(jq -r '.cells[0].verdict' "$d/bad/summary.json")" FAIL
 sig=$(jq -r '.cells[0].signature' "$d/bad/summary.json")

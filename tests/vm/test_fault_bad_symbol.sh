@@ -6,7 +6,7 @@
 # symbol or the bad field; a final good fault= must load and pass.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir fault_bad_symbol)
-"$HT" run --cpus 2 --workload full_update --duration 1 --out "$d" --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --out "$d" --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/fault_bad_symbol.sh" || fail "harness exit $?"
 c=$(ls -d "$d"/v*/) || fail "no cell"
 expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS
@@ -26,7 +26,7 @@ expect_no_kernel_report "$c/console.log"
 # The standard flow too: the runner exits 2 on the refused insmod, the cell
 # is a setup-error FAIL, and insmod.err / the console name the symbol.
 d2=$(fresh_dir fault_bad_symbol_std)
-"$HT" run --cpus 2 --workload full_update --duration 1 --out "$d2" --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --out "$d2" --bpftrace none \
 	--modparam fault=delay:no_such_function_xyz:2000ns > "$d2/run.out" 2>&1 && fail "harness passed a refused insmod"
 c2=$(ls -d "$d2"/v*/) || fail "no cell"
 expect_eq "standard flow: verdict" "$(jq -r '.cells[0].verdict' "$d2/summary.json")" FAIL

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir fault_delay)
 ns=20000
-"$HT" run --cpus 2 --workload full_update --duration 3 --out "$d" \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 3 --out "$d" \
 	--bpftrace __pcpu_freelist_pop \
 	--modparam "fault=delay:__pcpu_freelist_pop:${ns}ns:p=1" || fail "harness exit $?"
 s="$d/summary.json"

@@ -10,7 +10,7 @@
 # the next E2BIG) passes.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir fault_exhaust)
-"$HT" run --cpus 2 --workload churn --duration 3 --out "$d" --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload churn --duration 3 --out "$d" --bpftrace none \
 	--modparam fill_pct=50 --modparam fault=exhaust:p=0.1 || fail "harness exit $?"
 s="$d/summary.json"
 m=$(ls "$d"/*/module.json) || fail "no module.json"

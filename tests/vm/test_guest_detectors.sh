@@ -6,7 +6,7 @@
 # (On a host with 4 or more cores the factor is 1 and the defaults are checked.)
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir guest_detectors)
-"$HT" run --cpus 4 --accel tcg --bpftrace none --duration 1 \
+"$HT" run "${RESTORE[@]}" --cpus 4 --accel tcg --bpftrace none --duration 1 \
 	--job-script "$ROOT/tests/vm/jobs/read_detectors.sh" --out "$d" > "$d.out" 2> "$d.err" ||
 	{ cat "$d.err"; fail "harness exit $?"; }
 c=$d/v4-full_update-distro-none-r0

@@ -3,6 +3,7 @@
 # second request is answered from the cache, the before-000 tree really lacks
 # the seed-000 empty-list checks, and each variant boots at 2 vCPUs and
 # passes a full_update cell with its own module build.
+# run-tests: needs fixed before-000
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir kernel_variants)
 bk="$ROOT/vm-images/build-kernel.sh"

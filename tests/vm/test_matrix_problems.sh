@@ -7,7 +7,7 @@
 # has them inside shared boots).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir matrix_problems)
-"$HT" run --cpus 2 --test-action panic,hang,warn --bpftrace none --duration 1 --boot-per-cell \
+"$HT" run "${RESTORE[@]}" --cpus 2 --test-action panic,hang,warn --bpftrace none --duration 1 --boot-per-cell \
 	--timeout 75 --jobs 3 --out "$d" > "$d.out" 2> "$d.err"
 rc=$?
 cat "$d.err"

@@ -16,7 +16,7 @@ expect_eq "shard sizes" "$(wc -l < "$d/s1") $(wc -l < "$d/s2")" "60 60"
 expect_eq "shards disjoint" "$(sort "$d/s1" "$d/s2" | uniq -d | wc -l)" 0
 expect_eq "shards = plan" "$(sort "$d/s1" "$d/s2" | sha256sum)" "$(sort "$d/all" | sha256sum)"
 
-run=(run --cpus 1,2 --noise cpu --bpftrace none --duration 2)
+run=(run "${RESTORE[@]}" --cpus 1,2 --noise cpu --bpftrace none --duration 2)
 "$HT" "${run[@]}" --shard 1/2 --out "$d/shard1" 2> "$d/shard1.err" || fail "shard 1 exit $?"
 "$HT" "${run[@]}" --shard 2/2 --out "$d/shard2" 2> "$d/shard2.err" || fail "shard 2 exit $?"
 expect_eq "shard 1 ran" "$(ls -d "$d"/shard1/v*/ | xargs -n1 basename)" v1-full_update-distro-cpu-r0

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir memcg)
 n=262144
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none --max-entries $n \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none --max-entries $n \
 	--job-script "$ROOT/vm-images/guest/memcg-job.sh" --out "$d" > "$d.out" 2> "$d.err"
 rc=$?
 cat "$d.out"

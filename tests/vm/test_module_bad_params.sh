@@ -6,7 +6,7 @@
 # (the harness scans console and dmesg: any of those makes the cell CRASH).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir module_bad_params)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/bad_params.sh" --out "$d" || fail "harness exit $?"
 t=$(ls "$d"/*/bad_params.txt) || fail "no bad_params.txt"
 expect_eq "cases" "$(wc -l < "$t")" 24

@@ -5,7 +5,7 @@
 # (tests/vm/jobs/hold_gate.sh). The run it holds is an ordinary one.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir module_hold)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/hold_gate.sh" --out "$d" > "$d.out" 2>&1
 rc=$?
 c=$(ls -d "$d"/v2-*)

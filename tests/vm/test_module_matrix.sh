@@ -5,7 +5,7 @@
 # next insert failed with E2BIG, and no unexpected errno was seen.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir module_matrix)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/module_matrix.sh" --out "$d" || fail "harness exit $?"
 m=$(ls -d "$d"/*/matrix) || fail "no matrix results"
 # 6 map type x prealloc runs per workload of kmod/workloads.h (36 for 6)

@@ -4,7 +4,7 @@
 # the guest logs no splat.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir module_rmmod_midrun)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/rmmod_midrun.sh" --out "$d" || fail "harness exit $?"
 t=$(ls "$d"/*/rmmod.txt) || fail "no rmmod.txt"
 expect_eq "cycles" "$(wc -l < "$t")" 20

@@ -5,9 +5,10 @@
 # FAILs, naming the loss (the end-of-run conservation checks), while the
 # same cell on fixed PASSes (zero false alarms). `make mutants` is the full
 # kill table.
+# run-tests: needs fixed mut-lost-push
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir mutant_killed)
-"$HT" run --cpus 2 --workload full_update --duration 1 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--kernel fixed,mut-lost-push --out "$d"
 expect_eq "harness exit (a FAIL cell)" $? 1
 s="$d/summary.json"

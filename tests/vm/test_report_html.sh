@@ -56,7 +56,7 @@ check_report() {	# run dir, expected verdict data attributes...
 d=$(fresh_dir report_html)
 if [ "${REPORT_FIXTURE_ONLY:-0}" != 1 ] && [ -n "$(make -s -C "$ROOT" print-kver 2>/dev/null)" ] &&
 	ls "$ROOT"/kmod/*.ko > /dev/null 2>&1; then
-	"$HT" run --cpus 2 --workload full_update --duration 2 --out "$d" || fail "run exit $?"
+	"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 2 --out "$d" || fail "run exit $?"
 	check_report "$d" PASS
 	grep -Eq '^[0-9]+:full_update [0-9]+ events per sec$' "$d/report.txt" ||
 		fail "no seed-format per-CPU line in report.txt"

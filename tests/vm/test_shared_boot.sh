@@ -11,6 +11,7 @@
 # 2. kill -9 of the harness inside a boot of three cells: no QEMU outlives
 #    it; the rerun runs the rest and leaves every cell one cell.json, those
 #    finished before untouched and started once.
+# run-tests: quiet
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir shared_boot)
 

@@ -10,7 +10,7 @@
 # them all in one), and it publishes its clock-read floor.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir smoke_full_update)
-"$HT" run --cpus 2 --workload full_update --duration 3 --out "$d" || fail "harness exit $?"
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 3 --out "$d" || fail "harness exit $?"
 s="$d/summary.json"
 expect_eq "cells" "$(jq '.cells | length' "$s")" 1
 expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$s")" PASS

@@ -6,7 +6,7 @@
 # module's figures, the host target recorded, and the outer cell PASS.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir target_host)
-"$HT" run --cpus 2 --bpftrace none --duration 1 --job-script "$ROOT/tests/vm/jobs/target_host.sh" \
+"$HT" run "${RESTORE[@]}" --cpus 2 --bpftrace none --duration 1 --job-script "$ROOT/tests/vm/jobs/target_host.sh" \
 	--out "$d" || fail "outer harness exit $?; inner stderr: $(cat "$d"/*/inner.err 2>/dev/null)"
 c=$(echo "$d"/v2-*)
 expect_eq "outer verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS

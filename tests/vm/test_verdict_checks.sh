@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir verdict_checks)
 
-"$HT" run --cpus 2 --workload overwrite,full_update --duration 2 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload overwrite,full_update --duration 2 --bpftrace none \
 	--modparam selftest=corrupt --out "$d/corrupt"
 expect_eq "corrupt: harness exit" $? 1
 for w in overwrite full_update; do
@@ -24,7 +24,7 @@ done
 expect_cmp "overwrite: corrupt count" "$(jq .verdict.corrupt "$d"/corrupt/v2-overwrite-*/module.json)" ">=" 1
 expect_cmp "full_update: walk_bad" "$(jq .verdict.walk_bad "$d"/corrupt/v2-full_update-*/module.json)" ">=" 1
 
-"$HT" run --cpus 2 --workload full_update --duration 2 --bpftrace none \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 2 --bpftrace none \
 	--modparam selftest=double_alloc --out "$d/double"
 expect_eq "double_alloc: harness exit" $? 1
 c=$(ls -d "$d"/double/v2-full_update-*)
@@ -34,7 +34,7 @@ sig=$(jq -r .signature "$c/cell.json")
 	fail "double_alloc: signature: $sig"
 expect_eq "double_alloc count" "$(jq .verdict.double_alloc "$c/module.json")" 1
 
-"$HT" run --cpus 2 --workload "$(workloads | paste -sd,)" \
+"$HT" run "${RESTORE[@]}" --cpus 2 --workload "$(workloads | paste -sd,)" \
 	--duration 2 --bpftrace none --fault exhaust:p=0.05 --out "$d/exhaust" ||
 	fail "exhaust: harness exit $? (a false alarm)"
 for c in "$d"/exhaust/v2-*/; do
