@@ -12,6 +12,7 @@
 #    CPUs spinning in FUNC" (or the guest's own RCU stall report, CRASH,
 #    when it comes first), every vCPU symbolised, within 30 s of the
 #    silence starting. Skipped (77) without that tree.
+# run-tests: needs mut-pop-no-unlink
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir hang_located)
 cj() { jq -r "$2" "$1/cell.json"; }
