@@ -70,6 +70,11 @@ static struct {
 
 static DEFINE_PER_CPU(struct ht_caller *, ht_nmi_caller);
 
+const char *ht_caller_name(enum ht_caller_kind k)
+{
+	return ht_caller_names[k];
+}
+
 bool ht_callers_has(enum ht_caller_kind k)
 {
 	return htc.kinds & BIT(k);

@@ -186,6 +186,8 @@ struct ht_verdict {
 	bool residual_checked;
 	u64 e2big_not_full;	/* E2BIG while the workload held < capacity */
 	u64 walk_bad;		/* stamps of live elements naming another key */
+	/* live elements by their stamp's writer: each caller kind, then ctl */
+	u64 live_stamps[HT_NR_CALLERS + 1];
 	u64 corrupt;		/* run-time stamp failures, every caller kind */
 	u64 double_alloc;	/* inserts that fit a full map, every caller kind */
 	u32 reinserted;
@@ -594,6 +596,7 @@ void ht_json_rate(struct seq_buf *s, u64 n, u64 ns);
 /* callers.c */
 int ht_callers_parse(const char *s, u32 period_us);
 bool ht_callers_has(enum ht_caller_kind k);
+const char *ht_caller_name(enum ht_caller_kind k);
 const char *ht_callers_str(void);
 int ht_callers_check_map(void);
 int ht_callers_init(void);

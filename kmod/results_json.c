@@ -156,6 +156,18 @@ static void ht_json_latency(struct seq_buf *s)
 	ht_puts(s, "},\n");
 }
 
+/* The end walk's live elements by who stamped them (ht_walk_count()). */
+static void ht_json_live_stamps(struct seq_buf *s)
+{
+	const u64 *n = ht.verdict.live_stamps;
+	int k;
+
+	seq_buf_printf(s, ",\n              \"live_stamps\": {\"ctl\": %llu", n[HT_NR_CALLERS]);
+	for (k = 0; k < HT_NR_CALLERS; k++)
+		seq_buf_printf(s, ", \"%s\": %llu", ht_caller_name(k), n[k]);
+	ht_puts(s, "}");
+}
+
 static void ht_json_verdict(struct seq_buf *s)
 {
 	const struct ht_verdict *v = &ht.verdict;
@@ -176,9 +188,11 @@ static void ht_json_verdict(struct seq_buf *s)
 		       v->e2big_not_full, ht.max_live,
 		       ht.keeps_full ? "true" : "false");
 	if (v->residual_checked)
-		seq_buf_printf(s, "%llu}\n", v->residual_expected);
+		seq_buf_printf(s, "%llu", v->residual_expected);
 	else
-		ht_puts(s, "null}\n");
+		ht_puts(s, "null");
+	ht_json_live_stamps(s);
+	ht_puts(s, "}\n");
 }
 
 static void ht_json_failures(struct seq_buf *s)
