@@ -18,6 +18,8 @@
 			 HT_STEP_SLOTS * 24 + HT_NR_CALLERS * 640)
 /* per_cpu[], and a callers[].per_cpu[] entry of each interrupt kind */
 #define HT_JSON_THREAD	(720 + (HT_NR_CALLERS - 1) * 360)
+/* a callers[].per_task[] entry */
+#define HT_JSON_TASK	480
 
 /* seq_buf_puts() is not exported in 6.1 */
 #define ht_puts(s, str)	seq_buf_printf(s, "%s", str)
@@ -62,7 +64,8 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"per_op_rcu\": %d, \"map_id\": %u, \"fault\": \"%s\",\n",
 		       ht.fill_pct, ht.verify, ht.hold, ht.per_op_rcu, ht.map_id,
 		       ht_faults_str());
-	seq_buf_printf(s, "             \"callers\": \"%s\"},\n", ht_callers_str());
+	seq_buf_printf(s, "             \"callers\": \"%s\", \"tasks_per_cpu\": %u},\n",
+		       ht_callers_str(), ht_callers_tasks_per_cpu());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -210,7 +213,8 @@ static void ht_json_failures(struct seq_buf *s)
 
 int ht_results_build(void)
 {
-	size_t size = HT_JSON_FIXED + (size_t)ht.nr_threads * HT_JSON_THREAD;
+	size_t size = HT_JSON_FIXED + (size_t)ht.nr_threads *
+		      (HT_JSON_THREAD + ht_callers_tasks_per_cpu() * HT_JSON_TASK);
 	struct seq_buf s;
 	char *buf;
 

@@ -295,6 +295,7 @@ void ht_verify(void)
 	u32 key;
 	int ret;
 
+	ht_tasks_verify();
 	ht_callers_sum(&cs);
 	v->capacity = ht.max_entries;
 	v->unexpected_errors = ht.total->unexpected + cs.unexpected +

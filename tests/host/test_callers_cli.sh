@@ -9,7 +9,7 @@
 # (tests/vm/test_callers.sh checks job.env).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir callers_cli)
-valid="must be one of kinds kthread, nmi, irq joined with '+' in that order, kthread first (e.g. kthread, kthread+nmi)"
+valid="must be one of kinds kthread, nmi, irq, task joined with '+' in that order, kthread first (e.g. kthread, kthread+nmi)"
 usage_error "--callers 'nmi': $valid" run --cpus 2 --callers nmi --out "$d/a"
 usage_error "--callers 'nmi+kthread': $valid" run --cpus 2 --callers nmi+kthread --out "$d/a"
 usage_error "--callers 'kthread+nmi+nmi': $valid" run --cpus 2 --callers kthread+nmi+nmi --out "$d/a"
