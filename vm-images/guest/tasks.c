@@ -101,7 +101,8 @@ static int write_tasks(const char *line)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/tasks", dir);
-	fd = open(path, O_WRONLY);
+	/* O_APPEND: debugfs ignores it; a test's plain file collects the lines */
+	fd = open(path, O_WRONLY | O_APPEND);
 	if (fd < 0)
 		return -1;
 	n = write(fd, line, strlen(line));
