@@ -52,7 +52,8 @@ harness:
 
 image: $(INITRAMFS)
 
-$(INITRAMFS): vm-images/mkinitramfs.sh vm-images/guest/init vm-images/guest/reseed.c
+$(INITRAMFS): vm-images/mkinitramfs.sh vm-images/guest/init vm-images/guest/reseed.c \
+		vm-images/guest/tasks.c kmod/tasks_proto.h
 	vm-images/mkinitramfs.sh $(KVER) $@
 
 # The default matrix (vCPUs 16,32,48,64,96, full_update, distro kernel, no

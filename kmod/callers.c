@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The callers besides the workload's kthreads (callers.h): map ops from
- * NMI and from hardirq, on every worker CPU while the workers run.
+ * NMI and from hardirq, on every worker CPU while the workers run, and
+ * the table every kind's state is in (the task kind's own side, its
+ * user-space tasks, is callers_task.c).
  *
  * Each worker CPU gets an hrtimer, started by its worker when the window
  * opens and cancelled when it closes. Its callback (hardirq) does the irq
@@ -61,7 +63,9 @@ static struct {
 	u32 kinds;		/* BIT(HT_CALLER_x) */
 	char str[64];		/* the value, kinds in list order */
 	u64 period_ns;
-	struct ht_caller *c[HT_NR_CALLERS];	/* nr_threads each; NULL: kind off */
+	u32 tasks_per_cpu;	/* task: tasks a worker CPU */
+	struct ht_caller *c[HT_NR_CALLERS];	/* n[k] each; NULL: kind off */
+	unsigned int n[HT_NR_CALLERS];	/* nr_threads; task: its tasks */
 	struct ht_ctimer *timers;
 	bool nmi_registered;
 	bool quiesce;		/* interrupt callers: no more map ops */
@@ -69,6 +73,11 @@ static struct {
 } htc;
 
 static DEFINE_PER_CPU(struct ht_caller *, ht_nmi_caller);
+
+const char *ht_caller_name(enum ht_caller_kind k)
+{
+	return ht_caller_names[k];
+}
 
 bool ht_callers_has(enum ht_caller_kind k)
 {
@@ -80,8 +89,12 @@ const char *ht_callers_str(void)
 	return htc.str;
 }
 
-/* "kthread", "kthread+nmi": '+'-joined kinds, each once, kthread among them. */
-int ht_callers_parse(const char *s, u32 period_us)
+/*
+ * "kthread", "kthread+nmi": '+'-joined kinds, each once, kthread among
+ * them. @tasks_per_cpu: -1 derives it (HT_TASKS_PER_CPU_DEFAULT with the
+ * task kind, else none); a number only with the task kind.
+ */
+int ht_callers_parse(const char *s, u32 period_us, int tasks_per_cpu)
 {
 	char buf[sizeof(htc.str)], *p = buf, *tok;
 	char names[128] = "";
@@ -110,6 +123,22 @@ int ht_callers_parse(const char *s, u32 period_us)
 			snprintf(htc.str + strlen(htc.str),
 				 sizeof(htc.str) - strlen(htc.str), "%s%s",
 				 htc.str[0] ? "+" : "", ht_caller_names[i]);
+	if (tasks_per_cpu == -1) {
+		htc.tasks_per_cpu = ht_callers_has(HT_CALLER_task) ?
+				    HT_TASKS_PER_CPU_DEFAULT : 0;
+		return 0;
+	}
+	if (!ht_callers_has(HT_CALLER_task)) {
+		pr_err("tasks_per_cpu=%d without the task kind in callers=%s (valid: -1, or callers with +task)\n",
+		       tasks_per_cpu, s);
+		return -EINVAL;
+	}
+	if (tasks_per_cpu < 1 || tasks_per_cpu > HT_TASKS_PER_CPU_MAX) {
+		pr_err("tasks_per_cpu=%d out of range 1..%d (-1: %d)\n",
+		       tasks_per_cpu, HT_TASKS_PER_CPU_MAX, HT_TASKS_PER_CPU_DEFAULT);
+		return -EINVAL;
+	}
+	htc.tasks_per_cpu = tasks_per_cpu;
 	return 0;
 bad:
 	pr_err("callers=%s unknown or repeated kind; valid kinds:%s, joined with + (e.g. kthread+nmi)\n",
@@ -117,10 +146,21 @@ bad:
 	return -EINVAL;
 }
 
-/* Interrupt-context kinds on */
+u32 ht_callers_tasks_per_cpu(void)
+{
+	return htc.tasks_per_cpu;
+}
+
+struct ht_caller *ht_callers_of(enum ht_caller_kind k, unsigned int *n)
+{
+	*n = htc.n[k];
+	return htc.c[k];
+}
+
+/* Interrupt-context kinds on (the hrtimer drives them) */
 static bool ht_callers_timed(void)
 {
-	return htc.kinds & ~BIT(HT_CALLER_kthread);
+	return htc.kinds & (BIT(HT_CALLER_nmi) | BIT(HT_CALLER_irq));
 }
 
 /*
@@ -133,6 +173,16 @@ static bool ht_callers_timed(void)
  */
 int ht_callers_check_map(void)
 {
+	/*
+	 * An LRU map may evict a task's key and hand its element to another
+	 * key at any time: the presence checks the tasks make (their keys
+	 * have one writer) would cry wolf there.
+	 */
+	if (ht_callers_has(HT_CALLER_task) && ht.lru) {
+		pr_err("callers=%s: the task kind needs a hash or percpu_hash map (map_type=%s): an LRU map evicts the keys whose presence the tasks check\n",
+		       htc.str, ht.map_type_name);
+		return -EINVAL;
+	}
 	if (!ht_callers_timed())
 		return 0;
 	if (ht.lru || !ht.prealloc) {
@@ -153,7 +203,7 @@ static struct ht_caller *ht_caller_of_writer(u32 writer)
 {
 	u32 k = writer >> HT_WRITER_KIND_SHIFT, idx = writer & HT_WRITER_IDX_MASK;
 
-	if (!k || k >= HT_NR_CALLERS || !htc.c[k] || idx >= ht.nr_threads)
+	if (!k || k >= HT_NR_CALLERS || !htc.c[k] || idx >= htc.n[k])
 		return NULL;
 	return &htc.c[k][idx];
 }
@@ -168,22 +218,38 @@ bool ht_callers_writer_seq(u32 writer, u64 *seq)
 	return true;
 }
 
-/* "n3": the nmi caller on worker 3's CPU (first letter of the kind). */
+/*
+ * "n3": the nmi caller on worker 3's CPU (first letter of the kind);
+ * "task3": task 3 ("t3" is worker 3).
+ */
 bool ht_callers_writer_name(u32 writer, char *buf, size_t len)
 {
+	u32 k = writer >> HT_WRITER_KIND_SHIFT;
+
 	if (!ht_caller_of_writer(writer))
 		return false;
-	snprintf(buf, len, "%c%u",
-		 ht_caller_names[writer >> HT_WRITER_KIND_SHIFT][0],
-		 writer & HT_WRITER_IDX_MASK);
+	if (k == HT_CALLER_task)
+		snprintf(buf, len, "task%u", writer & HT_WRITER_IDX_MASK);
+	else
+		snprintf(buf, len, "%c%u", ht_caller_names[k][0],
+			 writer & HT_WRITER_IDX_MASK);
 	return true;
 }
 
-/* Most elements the interrupt callers can hold at once (EBUSY deletes). */
+/*
+ * Most elements the other callers can hold at once: all their keys (an
+ * interrupt caller's after EBUSY deletes, a task's between its calls).
+ */
 u64 ht_callers_max_live(void)
 {
-	return (u64)hweight32(htc.kinds & ~BIT(HT_CALLER_kthread)) *
-	       ht.nr_threads * HT_CALLER_KEYS;
+	u64 n = 0;
+	int k;
+
+	for (k = 0; k < HT_NR_CALLERS; k++)
+		if (k != HT_CALLER_kthread && ht_callers_has(k))
+			n += (u64)(k == HT_CALLER_task ?
+				   ht.nr_threads * htc.tasks_per_cpu : ht.nr_threads);
+	return n * HT_CALLER_KEYS;
 }
 
 static void ht_caller_err(struct ht_caller *c, int ret)
@@ -343,20 +409,21 @@ void ht_callers_stop(struct ht_thread *t)
 		ht_ctimer_stop(&htc.timers[t->idx]);
 }
 
-static int ht_callers_alloc(enum ht_caller_kind k)
+static int ht_callers_alloc(enum ht_caller_kind k, unsigned int n)
 {
 	struct ht_caller *a;
 	unsigned int i;
 
-	a = kcalloc(ht.nr_threads, sizeof(*a), GFP_KERNEL);
+	a = kcalloc(n, sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
 	htc.c[k] = a;
-	for (i = 0; i < ht.nr_threads; i++) {
+	htc.n[k] = n;
+	for (i = 0; i < n; i++) {
 		struct ht_caller *c = &a[i];
 
 		c->idx = i;
-		c->cpu = ht.threads[i].cpu;
+		c->cpu = k == HT_CALLER_task ? -1 : ht.threads[i].cpu;
 		c->writer = HT_WRITER_CALLER(k, i);
 		c->key0 = HT_CALLER_KEY0(k, i);
 		c->stats = kvzalloc(sizeof(*c->stats), GFP_KERNEL);
@@ -373,15 +440,17 @@ int ht_callers_init(void)
 	unsigned int i;
 	int k, ret;
 
-	if (!ht_callers_timed())
-		return 0;
 	for (k = 0; k < HT_NR_CALLERS; k++) {
 		if (k == HT_CALLER_kthread || !ht_callers_has(k))
 			continue;
-		ret = ht_callers_alloc(k);
+		ret = ht_callers_alloc(k, k == HT_CALLER_task ?
+				       ht.nr_threads * htc.tasks_per_cpu :
+				       ht.nr_threads);
 		if (ret)
 			return ret;
 	}
+	if (!ht_callers_timed())
+		return 0;
 	htc.timers = kcalloc(ht.nr_threads, sizeof(*htc.timers), GFP_KERNEL);
 	if (!htc.timers)
 		return -ENOMEM;
@@ -447,8 +516,8 @@ void ht_callers_drain(void)
 	unsigned int i;
 	int k;
 
-	if (!ht_callers_timed())
-		return;
+	if (htc.c[HT_CALLER_task])
+		ht_tasks_wait_reports();
 	WRITE_ONCE(htc.quiesce, true);
 	if (htc.c[HT_CALLER_nmi]) {
 		htc.undrained = ht_nmi_wait_drained();
@@ -459,7 +528,7 @@ void ht_callers_drain(void)
 			ht_nmi_unregister();
 	}
 	for (k = 0; k < HT_NR_CALLERS; k++)
-		for (i = 0; htc.c[k] && i < ht.nr_threads; i++)
+		for (i = 0; htc.c[k] && i < htc.n[k]; i++)
 			htc.c[k][i].stats->ops = ht_stats_ops(htc.c[k][i].stats);
 }
 
@@ -477,12 +546,13 @@ void ht_callers_cleanup(void)
 		ht_nmi_wait_drained();
 	ht_nmi_unregister();
 	for (k = 0; k < HT_NR_CALLERS; k++) {
-		for (i = 0; htc.c[k] && i < ht.nr_threads; i++) {
+		for (i = 0; htc.c[k] && i < htc.n[k]; i++) {
 			kvfree(htc.c[k][i].stats);
 			kfree(htc.c[k][i].value);
 		}
 		kfree(htc.c[k]);
 		htc.c[k] = NULL;
+		htc.n[k] = 0;
 	}
 }
 
@@ -494,7 +564,7 @@ void ht_callers_sum(struct ht_callers_sum *sum)
 
 	memset(sum, 0, sizeof(*sum));
 	for (k = 0; k < HT_NR_CALLERS; k++)
-		for (i = 0; htc.c[k] && i < ht.nr_threads; i++) {
+		for (i = 0; htc.c[k] && i < htc.n[k]; i++) {
 			const struct ht_caller *c = &htc.c[k][i];
 
 			sum->unexpected += c->stats->unexpected;
@@ -527,7 +597,8 @@ static void ht_caller_json_one(struct seq_buf *s, const struct ht_caller *c)
 /*
  * "callers": one object a kind (harness/FORMAT.md). kthread's are the
  * workers' totals; an interrupt kind's add its calls (NMIs handled, timer
- * callbacks), how many of them ran in that context, and per CPU.
+ * callbacks), how many of them ran in that context, and per CPU; the
+ * task kind's its tasks' reported calls and per task (callers_task.c).
  */
 void ht_callers_json(struct seq_buf *s)
 {
@@ -547,13 +618,19 @@ void ht_callers_json(struct seq_buf *s)
 			continue;
 		memset(tot, 0, sizeof(*tot));
 		calls = in_ctx = 0;
-		for (i = 0; i < ht.nr_threads; i++) {
+		for (i = 0; i < htc.n[k]; i++) {
 			ht_stats_merge(tot, htc.c[k][i].stats);
 			calls += htc.c[k][i].calls;
 			in_ctx += htc.c[k][i].in_ctx;
 		}
-		seq_buf_printf(s, ",\n    {\"kind\": \"%s\", \"period_us\": %llu, \"calls\": %llu, \"in_context\": %llu, \"calls_per_sec_per_cpu\": ",
-			       ht_caller_names[k], div_u64(htc.period_ns, NSEC_PER_USEC),
+		seq_buf_printf(s, ",\n    {\"kind\": \"%s\", ", ht_caller_names[k]);
+		if (k == HT_CALLER_task)
+			seq_buf_printf(s, "\"tasks\": %u, \"tasks_per_cpu\": %u, ",
+				       htc.n[k], htc.tasks_per_cpu);
+		else
+			seq_buf_printf(s, "\"period_us\": %llu, ",
+				       div_u64(htc.period_ns, NSEC_PER_USEC));
+		seq_buf_printf(s, "\"calls\": %llu, \"in_context\": %llu, \"calls_per_sec_per_cpu\": ",
 			       calls, in_ctx);
 		ht_json_rate(s, div_u64(calls, ht.nr_threads), ht.duration_ns);
 		seq_buf_printf(s, ", \"ops\": %llu, \"ops_by_kind\": {\"update\": %llu, \"lookup\": %llu, \"delete\": %llu}, \"errors\": ",
@@ -565,6 +642,10 @@ void ht_callers_json(struct seq_buf *s)
 			       tot->live_delta);
 		if (k == HT_CALLER_nmi)
 			seq_buf_printf(s, ", \"undrained\": %llu", htc.undrained);
+		if (k == HT_CALLER_task) {
+			ht_tasks_json(s, htc.c[k], htc.n[k]);
+			continue;
+		}
 		seq_buf_printf(s, ",\n     \"per_cpu\": [");
 		for (i = 0; i < ht.nr_threads; i++) {
 			seq_buf_printf(s, "%s", i ? ", " : "");

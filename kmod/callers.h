@@ -13,6 +13,10 @@
  *            CPU's hrtimer, inserts, checks and deletes a key of its own
  *   irq      that hrtimer's callback (hardirq) does the same with keys of
  *            its own
+ *   task     tasks_per_cpu user-space tasks per worker CPU, unbound and
+ *            preemptible (vm-images/guest/tasks.c, started by the runner),
+ *            call the map through the bpf() syscall on keys of their own
+ *            (protocol: kmod/tasks_proto.h)
  *
  * A callers= value joins kinds with '+' (kthread+nmi+irq), kthread first.
  * Plain preprocessor, no kernel types or includes, so host C can include it.
@@ -23,9 +27,14 @@
 #define HT_CALLERS(X)			\
 	X(kthread)			\
 	X(nmi)				\
-	X(irq)
+	X(irq)				\
+	X(task)
 
 /* The one kind every value holds, and the default value. */
 #define HT_CALLERS_DEFAULT	"kthread"
+
+/* tasks_per_cpu= (and --tasks-per-cpu): its bounds and the default with task. */
+#define HT_TASKS_PER_CPU_DEFAULT	4
+#define HT_TASKS_PER_CPU_MAX		64
 
 #endif /* HT_CALLERS_H */

@@ -122,16 +122,18 @@ enum ht_caller_kind {
 };
 
 /*
- * An interrupt-context caller (callers.c): one a kind a worker CPU, its
- * state touched only on that CPU, in NMI or hardirq, until the drain.
+ * A caller besides the workers (callers.c): an interrupt-context one, one
+ * a kind a worker CPU, its state touched only on that CPU, in NMI or
+ * hardirq, until the drain; or a user-space task (callers_task.c), its
+ * state filled in from the task's report after the window.
  */
 struct ht_caller {
 	struct ht_stats *stats;
 	void *value;		/* starts with a struct ht_stamp */
 	u32 writer;		/* HT_WRITER_CALLER(kind, idx) */
 	u32 key0;		/* its keys: key0 .. key0 + HT_CALLER_KEYS - 1 */
-	unsigned int idx;	/* the worker whose CPU it runs on */
-	int cpu;
+	unsigned int idx;	/* the worker whose CPU it runs on; task: its number */
+	int cpu;		/* task: the CPU of its last call, -1 before */
 	u64 seq;		/* last stamp sequence it wrote */
 	u64 slot_seq[HT_CALLER_KEYS];	/* per key: seq stored, 0: absent */
 	u32 slot;		/* the key of its next call */
@@ -144,6 +146,11 @@ struct ht_caller {
 	u64 delivery_ns, delivery_max_ns;	/* nmi: send to handler entry, sum and max */
 	u64 handler_ns, handler_max_ns;		/* nmi: handler entry to exit */
 	atomic_t armed;		/* nmi: 1 from the send until the handler is done */
+	bool attached;		/* task: said ready (holds the map's fd) */
+	bool reported;		/* task: its counts are in */
+	u32 pid;		/* task */
+	u64 migrations;		/* task: consecutive calls on different CPUs */
+	u64 nvcsw, nivcsw;	/* task: voluntary, involuntary context switches */
 	struct ht_bad bad;
 	u32 double_key;
 } ht_thread_aligned;
@@ -186,6 +193,8 @@ struct ht_verdict {
 	bool residual_checked;
 	u64 e2big_not_full;	/* E2BIG while the workload held < capacity */
 	u64 walk_bad;		/* stamps of live elements naming another key */
+	/* live elements by their stamp's writer: each caller kind, then ctl */
+	u64 live_stamps[HT_NR_CALLERS + 1];
 	u64 corrupt;		/* run-time stamp failures, every caller kind */
 	u64 double_alloc;	/* inserts that fit a full map, every caller kind */
 	u32 reinserted;
@@ -592,8 +601,9 @@ void ht_json_errors(struct seq_buf *s, const struct ht_stats *st);
 void ht_json_rate(struct seq_buf *s, u64 n, u64 ns);
 
 /* callers.c */
-int ht_callers_parse(const char *s, u32 period_us);
+int ht_callers_parse(const char *s, u32 period_us, int tasks_per_cpu);
 bool ht_callers_has(enum ht_caller_kind k);
+const char *ht_caller_name(enum ht_caller_kind k);
 const char *ht_callers_str(void);
 int ht_callers_check_map(void);
 int ht_callers_init(void);
@@ -606,5 +616,15 @@ bool ht_callers_writer_seq(u32 writer, u64 *seq);
 bool ht_callers_writer_name(u32 writer, char *buf, size_t len);
 void ht_callers_sum(struct ht_callers_sum *sum);
 void ht_callers_json(struct seq_buf *s);
+struct ht_caller *ht_callers_of(enum ht_caller_kind k, unsigned int *n);
+u32 ht_callers_tasks_per_cpu(void);
+
+/* callers_task.c: the task kind's side of kmod/tasks_proto.h */
+void ht_tasks_debugfs(struct dentry *dir);
+void ht_tasks_wait_attached(void);
+void ht_tasks_wait_reports(void);
+void ht_tasks_abort(void);
+void ht_tasks_verify(void);
+void ht_tasks_json(struct seq_buf *s, const struct ht_caller *c, unsigned int n);
 
 #endif /* _HTAB_TORTURE_H */

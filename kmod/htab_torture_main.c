@@ -66,6 +66,7 @@ module_param(callers, charp, 0444);
 MODULE_PARM_DESC(callers, "Who calls the map, kinds joined with + (kthread first, always there; e.g. kthread+nmi):" HT_CALLERS(HT_CALLER_SPACE_NAME) " (kmod/callers.h)");
 #undef HT_CALLER_SPACE_NAME
 ht_param(int, caller_period_us, 100, "With callers nmi or irq: each worker CPU's hrtimer period in us (1..1000000); each expiry does the irq ops and sends the next worker CPU its NMI");
+ht_param(int, tasks_per_cpu, -1, "With callers task: user-space tasks per worker CPU calling the map through bpf() (1..64; -1: 4 with task, none without)");
 ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
 
 struct ht_ctx ht;
@@ -153,7 +154,7 @@ static int ht_parse_names(void)
 		pr_err("selftest=%s unknown; valid:%s\n", selftest, names);
 		return -EINVAL;
 	}
-	return ht_callers_parse(callers, caller_period_us);
+	return ht_callers_parse(callers, caller_period_us, tasks_per_cpu);
 }
 
 static int ht_validate_params(void)
@@ -410,6 +411,7 @@ static int ht_controller(void *unused)
 		ret = ht.wl->setup();
 	if (ret || READ_ONCE(ht.abort))
 		goto out;
+	ht_tasks_wait_attached();
 	ht_hold(HT_PHASE_READY, 1);
 	if (kthread_should_stop())
 		goto out;
@@ -499,6 +501,7 @@ static void ht_cleanup(void)
 
 	WRITE_ONCE(ht.abort, true);
 	WRITE_ONCE(ht.stop, true);
+	ht_tasks_abort();
 	for (i = 0; ht.threads && i < ht.nr_threads; i++) {
 		if (ht.threads[i].task) {
 			kthread_stop(ht.threads[i].task);
@@ -731,6 +734,7 @@ static int __init ht_init(void)
 	debugfs_create_file("status", 0444, ht.dir, NULL, &ht_status_fops);
 	debugfs_create_file("results", 0444, ht.dir, NULL, &ht_results_fops);
 	debugfs_create_file("gate", 0200, ht.dir, NULL, &ht_gate_fops);
+	ht_tasks_debugfs(ht.dir);
 
 	pr_info("start: workload=%s map_type=%s prealloc=%d max_entries=%u value_size=%u duration_ms=%u cpus=%*pbl time_ops=%d time_sample=%u fill_pct=%u verify=%d map_id=%u fault=%s callers=%s selftest=%s\n",
 		ht.wl->name, ht.map_type_name, ht.prealloc, ht.max_entries,

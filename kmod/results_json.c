@@ -18,6 +18,8 @@
 			 HT_STEP_SLOTS * 24 + HT_NR_CALLERS * 640)
 /* per_cpu[], and a callers[].per_cpu[] entry of each interrupt kind */
 #define HT_JSON_THREAD	(720 + (HT_NR_CALLERS - 1) * 360)
+/* a callers[].per_task[] entry */
+#define HT_JSON_TASK	480
 
 /* seq_buf_puts() is not exported in 6.1 */
 #define ht_puts(s, str)	seq_buf_printf(s, "%s", str)
@@ -62,7 +64,8 @@ static void ht_json_params(struct seq_buf *s)
 	seq_buf_printf(s, "             \"fill_pct\": %u, \"verify\": %d, \"hold\": %d, \"per_op_rcu\": %d, \"map_id\": %u, \"fault\": \"%s\",\n",
 		       ht.fill_pct, ht.verify, ht.hold, ht.per_op_rcu, ht.map_id,
 		       ht_faults_str());
-	seq_buf_printf(s, "             \"callers\": \"%s\"},\n", ht_callers_str());
+	seq_buf_printf(s, "             \"callers\": \"%s\", \"tasks_per_cpu\": %u},\n",
+		       ht_callers_str(), ht_callers_tasks_per_cpu());
 }
 
 static void ht_json_per_cpu(struct seq_buf *s)
@@ -156,6 +159,18 @@ static void ht_json_latency(struct seq_buf *s)
 	ht_puts(s, "},\n");
 }
 
+/* The end walk's live elements by who stamped them (ht_walk_count()). */
+static void ht_json_live_stamps(struct seq_buf *s)
+{
+	const u64 *n = ht.verdict.live_stamps;
+	int k;
+
+	seq_buf_printf(s, ",\n              \"live_stamps\": {\"ctl\": %llu", n[HT_NR_CALLERS]);
+	for (k = 0; k < HT_NR_CALLERS; k++)
+		seq_buf_printf(s, ", \"%s\": %llu", ht_caller_name(k), n[k]);
+	ht_puts(s, "}");
+}
+
 static void ht_json_verdict(struct seq_buf *s)
 {
 	const struct ht_verdict *v = &ht.verdict;
@@ -176,9 +191,11 @@ static void ht_json_verdict(struct seq_buf *s)
 		       v->e2big_not_full, ht.max_live,
 		       ht.keeps_full ? "true" : "false");
 	if (v->residual_checked)
-		seq_buf_printf(s, "%llu}\n", v->residual_expected);
+		seq_buf_printf(s, "%llu", v->residual_expected);
 	else
-		ht_puts(s, "null}\n");
+		ht_puts(s, "null");
+	ht_json_live_stamps(s);
+	ht_puts(s, "}\n");
 }
 
 static void ht_json_failures(struct seq_buf *s)
@@ -196,7 +213,8 @@ static void ht_json_failures(struct seq_buf *s)
 
 int ht_results_build(void)
 {
-	size_t size = HT_JSON_FIXED + (size_t)ht.nr_threads * HT_JSON_THREAD;
+	size_t size = HT_JSON_FIXED + (size_t)ht.nr_threads *
+		      (HT_JSON_THREAD + ht_callers_tasks_per_cpu() * HT_JSON_TASK);
 	struct seq_buf s;
 	char *buf;
 

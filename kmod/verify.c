@@ -146,6 +146,24 @@ static void ht_walk_stamp(u32 key, int cpu, const struct ht_stamp *v)
 }
 
 /*
+ * Who stamped a live element (the first written slot of a per-CPU one):
+ * its writer's kind, or the controller. False for a slot nobody wrote.
+ */
+static bool ht_walk_count(const struct ht_stamp *v)
+{
+	struct ht_stamp s = ht_stamp_read(v);
+	u32 k = s.writer >> HT_WRITER_KIND_SHIFT;
+
+	if (!s.key && !s.writer && !s.seq)
+		return false;
+	if (s.writer == HT_WRITER_CTL)
+		k = HT_NR_CALLERS;
+	if (k <= HT_NR_CALLERS)
+		ht.verdict.live_stamps[k]++;
+	return true;
+}
+
+/*
  * Run on every key by delete-all, before its delete. A no-prealloc
  * per-CPU map leaves the slots of CPUs other than the writer's with
  * whatever the memory held before: nothing to check there.
@@ -154,6 +172,7 @@ static void ht_walk_visit(u32 key)
 {
 	struct bpf_map *map = ht.map;
 	const struct ht_stamp *v;
+	bool counted = false;
 	int cpu;
 
 	if (ht.percpu && !ht.prealloc)
@@ -161,13 +180,17 @@ static void ht_walk_visit(u32 key)
 	rcu_read_lock();
 	if (!ht.percpu) {
 		v = map->ops->map_lookup_elem(map, &key);
-		if (v)
+		if (v) {
+			ht_walk_count(v);
 			ht_walk_stamp(key, -1, v);
+		}
 	} else {
 		for_each_possible_cpu(cpu) {
 			v = map->ops->map_lookup_percpu_elem(map, &key, cpu);
-			if (v)
+			if (v) {
+				counted = counted || ht_walk_count(v);
 				ht_walk_stamp(key, cpu, v);
+			}
 		}
 	}
 	rcu_read_unlock();
@@ -272,6 +295,7 @@ void ht_verify(void)
 	u32 key;
 	int ret;
 
+	ht_tasks_verify();
 	ht_callers_sum(&cs);
 	v->capacity = ht.max_entries;
 	v->unexpected_errors = ht.total->unexpected + cs.unexpected +

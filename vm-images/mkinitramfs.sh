@@ -48,6 +48,10 @@ done
 # htab-reseed: fresh random state for a guest restored from a snapshot
 # (guest/reseed.c). Static, like busybox: nothing else is there before 9p.
 ${CC:-gcc} -static -Os -Wall -Werror -o "$tmp/bin/htab-reseed" "$here/guest/reseed.c"
+# htab-tasks: the module's task callers (callers=...+task; guest/tasks.c),
+# started by the runner. Static, so the copy init leaves in /run/bin runs
+# in the host root the runner is chrooted in, whatever libc is there.
+${CC:-gcc} -static -Os -Wall -Werror -o "$tmp/bin/htab-tasks" "$here/guest/tasks.c"
 cp "$here/guest/init" "$tmp/init"
 chmod 755 "$tmp/init"
 mkdir -p "$(dirname "$out")"

@@ -99,6 +99,8 @@ static int plan_modparams(const struct run_ctx *c, const struct cell *cell, stru
 	for (int a = 0; a < AX_NR; a++)
 		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, cell->ax[a]))
 			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
+	if (o->tasks_per_cpu && callers_has_kind(cell->ax[AX_CALLERS], "task"))
+		r |= strv_pushf(mp, "tasks_per_cpu=%d", o->tasks_per_cpu);
 	for (size_t i = 0; i < o->modparams.n; i++)
 		r |= strv_push(mp, o->modparams.v[i]);
 	return r;

@@ -46,7 +46,7 @@ enum {
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
-	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS,
+	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -70,9 +70,12 @@ static const struct opt_spec run_opts_table[] = {
 	  "who calls the map: kinds joined with +, in this order, kthread\n"
 	  "always (default kthread): kthread (the workload's bound kthreads),\n"
 	  "nmi (an NMI a worker CPU per hrtimer period: insert, check, delete\n"
-	  "of keys of its own), irq (the same from the hrtimer, hardirq);\n"
-	  "e.g. --callers kthread,kthread+nmi; nmi and irq need a preallocated\n"
-	  "hash or percpu_hash map; a cell away from kthread has -c<value>" },
+	  "of keys of its own), irq (the same from the hrtimer, hardirq),\n"
+	  "task (user-space tasks, --tasks-per-cpu a vCPU, unbound, through\n"
+	  "the bpf() syscall: insert, replace, check, delete of keys of their\n"
+	  "own); e.g. --callers kthread,kthread+nmi; nmi and irq need a\n"
+	  "preallocated map, every kind but kthread a hash or percpu_hash map;\n"
+	  "a cell away from kthread has -c<value>" },
 	{ "fault", OPT_FAULT, "SPEC", AXES_GROUP,
 	  "repeatable, one value each (default none); the module's fault=SPEC:\n"
 	  "none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
@@ -135,6 +138,9 @@ static const struct opt_spec run_opts_table[] = {
 	  "its CPUs are online and its modules loaded (before any 9p mount),\n"
 	  "and restore that instead of booting (fresh random state and clock\n"
 	  "each time); cached in vm-images/out/snapshots/. off (default): boot" },
+	{ "tasks-per-cpu", OPT_TASKS_PER_CPU, "N", GUEST_GROUP,
+	  "with --callers ...+task: user-space tasks a vCPU calling the map\n"
+	  "(module tasks_per_cpu=N, 1..64; default 4)" },
 	{ "boot-opt", OPT_BOOT_OPT, "WORD", GUEST_GROUP,
 	  "repeatable: appended to the guest's kernel command line\n"
 	  "(e.g. maxcpus=2: the guest's init onlines the rest)" },
@@ -338,6 +344,16 @@ static bool callers_valid(const char *s)
 	ok = ok && !strcmp(parts.v[0], HT_CALLERS_DEFAULT);
 	strv_free(&parts);
 	return ok;
+}
+
+bool callers_has_kind(const char *value, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	for (const char *p = value; p; p = strchr(p, '+'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, kind, n) && (p[n] == '+' || !p[n]))
+			return true;
+	return false;
 }
 
 static void print_callers(FILE *f)
@@ -719,6 +735,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 				   print_max_entries);
 	case OPT_CALLERS:
 		return parse_names(&o->callers_list, "--callers", arg, callers_valid, print_callers);
+	case OPT_TASKS_PER_CPU:
+		return parse_int("--tasks-per-cpu", arg, 1, HT_TASKS_PER_CPU_MAX, &o->tasks_per_cpu);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
 	case OPT_CRASH_GRACE:
@@ -769,26 +787,56 @@ static bool axis_set(const struct run_opts *o, int a)
 
 /*
  * The interrupt-context callers run on preallocated hash and percpu_hash
- * maps only (kmod/callers.c says why); the module would refuse the cell.
+ * maps only, the task callers on hash and percpu_hash maps (kmod/callers.c
+ * says why); the module would refuse the cell.
  */
 static int check_callers_map(const struct run_opts *o)
 {
 	for (size_t i = 0; i < o->callers_list.n; i++) {
-		if (axis_is_default(AX_CALLERS, o->callers_list.v[i]))
+		const char *v = o->callers_list.v[i];
+		bool irq = callers_has_kind(v, "nmi") || callers_has_kind(v, "irq");
+
+		if (axis_is_default(AX_CALLERS, v))
 			continue;
 		for (size_t k = 0; k < o->map_types.n; k++)
 			if (strstr(o->map_types.v[k], "lru")) {
-				fprintf(stderr, "error: --callers %s with --map-type %s: nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)\n",
-					o->callers_list.v[i], o->map_types.v[k]);
+				fprintf(stderr, irq ? "error: --callers %s with --map-type %s: nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)\n" :
+					"error: --callers %s with --map-type %s: task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)\n",
+					v, o->map_types.v[k]);
 				return -1;
 			}
-		for (size_t k = 0; k < o->preallocs.n; k++)
+		for (size_t k = 0; irq && k < o->preallocs.n; k++)
 			if (!strcmp(o->preallocs.v[k], "0")) {
 				fprintf(stderr, "error: --callers %s with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)\n",
-					o->callers_list.v[i]);
+					v);
 				return -1;
 			}
 	}
+	return 0;
+}
+
+/* --tasks-per-cpu needs a cell with task callers, in a guest (the program is in its initramfs). */
+static int check_tasks(const struct run_opts *o)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < o->callers_list.n; i++)
+		any |= callers_has_kind(o->callers_list.v[i], "task");
+	if (o->tasks_per_cpu && !any) {
+		fprintf(stderr, "error: --tasks-per-cpu %d: no --callers value has task (valid: with --callers kthread+task, ...)\n",
+			o->tasks_per_cpu);
+		return -1;
+	}
+	if (any && o->target_host) {
+		fprintf(stderr, "error: --callers with task and --target host: the task callers' program is in the guest's initramfs (valid: --target vm)\n");
+		return -1;
+	}
+	for (size_t i = 0; o->tasks_per_cpu && i < o->modparams.n; i++)
+		if (!strncmp(o->modparams.v[i], "tasks_per_cpu=", 14)) {
+			fprintf(stderr, "error: --modparam %s and --tasks-per-cpu: give it one way (--tasks-per-cpu)\n",
+				o->modparams.v[i]);
+			return -1;
+		}
 	return 0;
 }
 
@@ -824,7 +872,7 @@ static int check_required(const struct run_opts *o)
 					return -1;
 				}
 			}
-	if (check_callers_map(o))
+	if (check_callers_map(o) || check_tasks(o))
 		return -1;
 	if (o->plan_json && !o->plan_only) {
 		fprintf(stderr, "error: --json goes with --plan-only (the plan as JSON)\n");

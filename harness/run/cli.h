@@ -55,12 +55,15 @@ struct run_opts {
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 	bool boot_per_cell;		/* --boot-per-cell: every cell boots a guest of its own */
 	int cells_per_boot;		/* --cells-per-boot: at most N cells in a shared boot; 0 = all */
+	int tasks_per_cpu;		/* --tasks-per-cpu: cells with task callers; 0 = the module's */
 };
 
 /* The kernel variant with gcov counters (vm-images/kernels/variants/coverage). */
 #define COVERAGE_KERNEL "coverage"
 
 extern const char *const workload_names[];
+/* Does the --callers value (kinds joined with '+') hold kind? */
+bool callers_has_kind(const char *value, const char *kind);
 /* The matrix `run` plans without --cpus (make run). */
 extern const int default_cpus[];
 extern const int ndefault_cpus;

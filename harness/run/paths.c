@@ -83,7 +83,8 @@ int ensure_initramfs(const char *root, const char *release, const char *path, bo
 
 	/* Rebuilt when the init or the script that packs it changed since. */
 	for (const char *const *f = (const char *const[]){ "vm-images/guest/init",
-			"vm-images/guest/reseed.c", "vm-images/mkinitramfs.sh", NULL }; *f; f++) {
+			"vm-images/guest/reseed.c", "vm-images/guest/tasks.c", "kmod/tasks_proto.h",
+			"vm-images/mkinitramfs.sh", NULL }; *f; f++) {
 		snprintf(src, sizeof(src), "%s/%s", root, *f);
 		if (!stat(path, &out) && !stat(src, &in) && in.st_mtime > out.st_mtime)
 			stale = true;

@@ -22,7 +22,7 @@ for label in $("$kl" labels); do
 	expect_eq "$label vermagic" "$(modinfo -F vermagic "$b/htab_torture.ko" | cut -d' ' -f1)" "$kver"
 	ns=$(awk -F'\t' '$2 == "bpf_map_get" { print $5; exit }' "$kdir/Module.symvers")
 	expect_eq "$label import_ns" "$(modinfo -F import_ns "$b/htab_torture.ko")" "$ns"
-	for p in workload max_entries duration_ms cpus callers; do
+	for p in workload max_entries duration_ms cpus callers tasks_per_cpu; do
 		modinfo -F parm "$b/htab_torture.ko" | grep -q "^$p:" || fail "$label: no parameter $p"
 	done
 	echo "ok: $label parameters"

@@ -9,9 +9,9 @@ d=$(fresh_dir module_bad_params)
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/bad_params.sh" --out "$d" || fail "harness exit $?"
 t=$(ls "$d"/*/bad_params.txt) || fail "no bad_params.txt"
-expect_eq "cases" "$(wc -l < "$t")" 24
+expect_eq "cases" "$(wc -l < "$t")" 28
 for p in workload map_type prealloc max_entries value_size duration_ms time_ops fill_pct cpus map_id \
-	verify hold selftest footprint; do
+	verify hold selftest footprint tasks_per_cpu callers; do
 	grep -q "^$p|" "$t" || fail "parameter $p not tried"
 done
 while IFS='|' read -r name rc err msg; do

@@ -137,6 +137,7 @@ stop_observers() {
 }
 
 finish() {
+	tasks_stop
 	stop_observers
 	if [ -n "$dmesg_mark" ]; then
 		# From this job's mark on; the whole log if the ring buffer lost it.
@@ -277,6 +278,36 @@ wait_status() {
 	done
 }
 
+# The module's task callers (callers=...+task, kmod/callers_task.c): with
+# them it has $DBG/tasks, and it waits for them before its window opens;
+# they stop at its end and report before its verdict, so once it is done
+# they are exiting. Their open debugfs files hold the module: stopped
+# before rmmod.
+TASKS_BIN=/run/bin/htab-tasks
+tasks_pid=
+tasks_start() {
+	[ -e $DBG/tasks ] || return 0
+	if [ ! -x "$TASKS_BIN" ]; then
+		log "runner: no $TASKS_BIN (the guest's initramfs has it): no task callers"
+		return 0
+	fi
+	"$TASKS_BIN" $DBG > "$cell/tasks.log" 2>&1 &
+	tasks_pid=$!
+	log "runner: task callers: $TASKS_BIN $DBG (pid $tasks_pid)"
+}
+tasks_stop() {
+	[ -n "$tasks_pid" ] || return 0
+	t=0
+	while running "$tasks_pid" && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+	if running "$tasks_pid"; then
+		log "runner: htab-tasks $tasks_pid still running: stopped"
+		kill -TERM "$tasks_pid"
+	fi
+	wait "$tasks_pid"
+	log "runner: htab-tasks exit $?: $(tail -n 1 "$cell/tasks.log")"
+	tasks_pid=
+}
+
 # run_module OUT_JSON PARAMS...: one insmod-wait-copy-rmmod cycle.
 # Returns 0 when the module reported SUCCESS, 1 FAILURE, 2 insmod refused,
 # 4 not done in RUN_TIMEOUT. Custom jobs call it too.
@@ -289,6 +320,7 @@ run_module() {
 		log "runner: insmod refused: $(cat "$cell/insmod.err")"
 		return 2
 	fi
+	tasks_start
 	t=0
 	rc=0
 	if [ -n "$hold" ]; then
@@ -310,11 +342,13 @@ run_module() {
 	if [ $rc -eq 4 ]; then
 		log "runner: module not done after ${RUN_TIMEOUT}s (status $(cat $DBG/status 2>/dev/null))"
 		cat $DBG/results > "$out.partial" 2>/dev/null
+		tasks_stop
 		rmmod htab_torture
 		return 4
 	fi
 	[ -z "$hold" ] || gcov_copy verdict || log "runner: coverage: could not copy gcov/verdict"
 	cat $DBG/results > "$out.tmp" && mv "$out.tmp" "$out"
+	tasks_stop
 	rmmod htab_torture || log "runner: rmmod failed"
 	grep -q '"result": *"SUCCESS"' "$out" && return 0
 	return 1

@@ -42,5 +42,9 @@ verify verify=2
 hold hold=2
 selftest selftest=bogus
 footprint max_entries=2097152 value_size=4096
+tasks_per_cpu tasks_per_cpu=4
+tasks_per_cpu callers=kthread+task tasks_per_cpu=0
+tasks_per_cpu callers=kthread+task tasks_per_cpu=65
+callers callers=kthread+task map_type=lru_hash
 EOT
 exit $rc
