@@ -478,7 +478,7 @@ static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 			      cell->id, s->c->target_host ? "runner" : "QEMU");
 	} else if ((j = cell_finish(s->c, cell, br)) && json_is_true(json_object_get(j, "boot_retry")) &&
 		   !keep_boot_stall(cell)) {
-		progress_line(&s->prog, "%s: %s: %s while booting under TCG overcommit; booting it again "
+		progress_line(&s->prog, "%s: %s: %s while booting under TCG (the kernel not exercised yet); booting it again "
 			      "(this attempt: %s/%s)", cell->id,
 			      json_string_value(json_object_get(j, "verdict")),
 			      json_string_value(json_object_get(j, "signature")), cell->id, BOOT_STALL_JSON);

@@ -137,8 +137,10 @@ static bool stale_text_poke(const struct console_report *r)
 bool verdict_boot_retry(const struct verdict_in *in, const struct verdict_out *o,
 			bool runner_started, int attempt)
 {
-	if (runner_started || attempt != 1 || in->tcg_overcommit <= 1)
+	if (runner_started || attempt != 1 || in->tcg_overcommit < 1)
 		return false;
-	return (!strcmp(o->verdict, "CRASH") && (o->under_overcommit || stale_text_poke(in->crash))) ||
-	       !strcmp(o->verdict, "TIMEOUT");
+	if (!strcmp(o->verdict, "TIMEOUT"))
+		return true;
+	return in->tcg_overcommit > 1 && !strcmp(o->verdict, "CRASH") &&
+	       (o->under_overcommit || stale_text_poke(in->crash));
 }

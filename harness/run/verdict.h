@@ -42,10 +42,12 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *out);
 /*
  * Whether to boot the cell once more instead of keeping this verdict: the
  * guest never reached its runner (@runner_started false: the kernel under
- * test had not been touched by the kit yet), TCG vCPUs outnumbered the host's
- * cores, and it ended on a lockup/stall/hung-task report or a timeout — an
- * emulation stall while booting (seen: "soft lockup in alg_test" during the
- * crypto self-tests at 8 vCPUs on 2 cores) — or on an "Oops: int3", a
+ * test had not been touched by the kit yet) under TCG, and it went silent
+ * (a timeout: seen once at 2 vCPUs on 2 cores beside a kernel build, the
+ * console silent from 6.6 s) or, with TCG vCPUs outnumbering the host's
+ * cores, ended on a lockup/stall/hung-task report — an emulation stall
+ * while booting (seen: "soft lockup in alg_test" during the crypto
+ * self-tests at 8 vCPUs on 2 cores) — or on an "Oops: int3", a
  * stale text-poke breakpoint (seen: 6.12 booting at 16-96 vCPUs,
  * sched_clock_cpu+0x9). Any other Oops is the kernel's. Only on the first @attempt: a
  * second such boot is the cell's verdict, so a kernel that cannot boot is

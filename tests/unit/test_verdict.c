@@ -158,7 +158,8 @@ static void test_overcommit(void **s)
 /*
  * A boot stall under TCG overcommit before the runner started is booted once
  * more; never after the runner started, never a second time, never an Oops,
- * never without overcommit (KVM, or vCPUs <= cores).
+ * a lockup only with overcommit; a silent boot under TCG at any overcommit,
+ * never under KVM.
  */
 static void test_boot_retry(void **s)
 {
@@ -203,6 +204,14 @@ static void test_boot_retry(void **s)
 	assert_string_equal(o.verdict, "TIMEOUT");
 	assert_true(verdict_boot_retry(&in, &o, false, 1));	/* silent while booting */
 	assert_false(verdict_boot_retry(&in, &o, true, 1));
+	assert_false(verdict_boot_retry(&in, &o, false, 2));
+	in.tcg_overcommit = 1;	/* TCG without overcommit: a loaded host stalls it too */
+	verdict_decide(&in, &o);
+	assert_true(verdict_boot_retry(&in, &o, false, 1));
+	assert_false(verdict_boot_retry(&in, &o, true, 1));	/* silent in the job: the verdict */
+	in.tcg_overcommit = 0;	/* KVM: a silent boot is the kernel's */
+	verdict_decide(&in, &o);
+	assert_false(verdict_boot_retry(&in, &o, false, 1));
 }
 
 static void test_phases(void **s)
