@@ -11,6 +11,7 @@
 #   make seed-002  seed 002's htab-mem table (ops/s and the map's memory) beside ours
 #   make seed-003  seed 003's BM_DumpHashMap table beside ours: fixed vs before-003, ratio + CI
 #   make seed-004  seed 004's lookups/s per LRU map size beside ours: fixed vs before-004, ratio + CI
+#   make bisect-proofs  `htab-torture bisect` on four series made from the kit's own patches
 #   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
 # The guest kernel: the distro kernel `--kernel distro` means
@@ -175,6 +176,14 @@ mutants: all image
 # Zero false alarms on every line's Debian kernels (distro-6.1, distro-6.12,
 # distro-6.12-rt): every workload x map type x prealloc at 4 vCPUs in one
 # run, one table (bench/false_alarms.sh: FA_KERNELS=, FA_REPEAT=, ...).
+# `htab-torture bisect` on series with known answers (issue 26): a FAIL
+# signature at step 3, before-000's ops/s loss at step 4, a flaky mutant at
+# step 2, and a series with no bad step (bench/bisect_proofs.sh: BISECT_LINE=,
+# BISECT_OUT=, BISECT_ARGS=; `make bisect-proofs PROOFS="a d"` for some).
+.PHONY: bisect-proofs
+bisect-proofs: all image
+	bench/bisect_proofs.sh $(PROOFS)
+
 .PHONY: false-alarms
 false-alarms: all image
 	bench/false_alarms.sh
