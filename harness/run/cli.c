@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../kmod/callers.h"
+#include "../kmod/params.h"
 #include "../kmod/workloads.h"
 #include "lib/opts.h"
 #include "run/cli.h"
@@ -736,7 +737,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_CALLERS:
 		return parse_names(&o->callers_list, "--callers", arg, callers_valid, print_callers);
 	case OPT_TASKS_PER_CPU:
-		return parse_int("--tasks-per-cpu", arg, 1, HT_TASKS_PER_CPU_MAX, &o->tasks_per_cpu);
+		return parse_int("--tasks-per-cpu", arg, HT_PARAM_MIN(tasks_per_cpu), HT_PARAM_MAX(tasks_per_cpu),
+				 &o->tasks_per_cpu);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
 	case OPT_CRASH_GRACE:
