@@ -5,9 +5,12 @@
 #include "run/accel.h"
 #include "rundir/axes.h"
 #include "lib/util.h"
+#include "../kmod/params.h"
 
 #define MAX_VCPUS 256
-#define MAX_DURATION_S 3600
+/* --duration: whole seconds the module's duration_ms takes (kmod/params.h) */
+#define MIN_DURATION_S ((HT_PARAM_MIN(duration_ms) + 999) / 1000)
+#define MAX_DURATION_S (HT_PARAM_MAX(duration_ms) / 1000)
 #define DEFAULT_CRASH_GRACE_S 10
 #define MAX_CRASH_GRACE_S 600
 

@@ -169,12 +169,25 @@ static void test_bad_values(void **s)
 	EXPECT_RC(2, "--cpus", "2", "--workload", "nosuch", "--duration", "3", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update,", "--duration", "3", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "0", "--out", "/x");
-	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "3601", "--out", "/x");
+	/* the module's duration_ms bounds, 100..600000 ms, in whole seconds */
+	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "601", "--out", "/x");
+	EXPECT_RC(0, "--cpus", "2", "--workload", "full_update", "--duration", "600", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "1.5", "--out", "/x");
 	EXPECT_RC(2, BASE, "--accel", "hvf");
 	EXPECT_RC(2, BASE, "--prealloc", "2");
 	EXPECT_RC(2, BASE, "--modparam", "novalue");
 	EXPECT_RC(2, BASE, "--modparam", "a=b c");
+	/* kmod/params.h: a parameter of the module, an int in its bounds or at its default */
+	EXPECT_RC(2, BASE, "--modparam", "no_such_param=1");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=15");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=4097");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=16k");
+	EXPECT_RC(2, BASE, "--modparam", "map_id=2147483648");
+	EXPECT_RC(2, BASE, "--modparam", "tasks_per_cpu=0");
+	EXPECT_RC(0, BASE, "--modparam", "value_size=4096");
+	EXPECT_RC(0, BASE, "--modparam", "value_size=0x10");
+	EXPECT_RC(0, BASE, "--modparam", "tasks_per_cpu=-1");
+	EXPECT_RC(0, BASE, "--modparam", "selftest=corrupt");
 	EXPECT_RC(2, BASE, "--bpftrace", "../x");
 	EXPECT_RC(2, BASE, "--bpftrace", "a,,b");
 	EXPECT_RC(2, BASE, "--repeat", "0");
