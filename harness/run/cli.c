@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "../kmod/callers.h"
+#include "../kmod/fault_spec.h"
 #include "../kmod/params.h"
 #include "../kmod/workloads.h"
 #include "lib/opts.h"
@@ -534,6 +535,14 @@ static int check_modparam(const char *s, size_t kl, const char *val)
 		fputs(" (the module's bounds)\n", stderr);
 		return -1;
 	}
+	if (kl == 5 && !strncmp(s, "fault", kl)) {
+		char err[512];
+
+		if (!fault_check(val, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "error: --modparam %s: %s\n", s, err);
+		return -1;
+	}
 	for (size_t i = 0; param_names[i]; i++)
 		if (strlen(param_names[i]) == kl && !strncmp(param_names[i], s, kl))
 			return 0;
@@ -556,33 +565,25 @@ static int parse_modparam(struct run_opts *o, const char *s)
 	return strv_push(&o->modparams, s);
 }
 
-#define FAULT_FORMS "none, delay[:SYMBOL]:N|Nns|Nus[:OPT...] or exhaust[:OPT...] " \
-	"(OPT p=P|every=N|cpus=LIST; several joined with +)"
-
+/*
+ * A fault= value as the module parses it (kmod/fault_spec.h, the same
+ * parser): what is wrong goes into err, after the fault it is in when
+ * the value holds several.
+ */
 int fault_check(const char *s, char *err, size_t errlen)
 {
-	const char *p = s;
+	struct ht_fault_spec specs[HT_MAX_FAULTS];
+	struct ht_fault_error e;
+	char msg[256];
+	int n = 0;
 
-	if (!*s || strlen(s) > 200)
-		goto bad;
-	/* job.env single-quotes MODPARAMS and the runner word-splits it. */
-	for (const char *q = s; *q; q++)
-		if (!isalnum((unsigned char)*q) && !strchr("_:=,+.-", *q))
-			goto bad;
-	for (;;) {
-		size_t n = strcspn(p, "+");
-
-		if (!((n == 4 && !strncmp(p, "none", 4)) ||
-		      (n > 6 && !strncmp(p, "delay:", 6)) ||
-		      (n == 7 && !strncmp(p, "exhaust", 7)) ||
-		      (n > 8 && !strncmp(p, "exhaust:", 8))))
-			goto bad;
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-bad:
-	snprintf(err, errlen, "--fault '%s': must be " FAULT_FORMS, s);
+	if (!ht_fault_value_parse(s, specs, HT_MAX_FAULTS, &n, &e))
+		return 0;
+	ht_fault_strerror(s, &e, msg, sizeof(msg));
+	if (e.spec_at || s[e.spec_len])
+		snprintf(err, errlen, "'%.*s': %s", e.spec_len, s + e.spec_at, msg);
+	else
+		snprintf(err, errlen, "%s", msg);
 	return -1;
 }
 
@@ -591,7 +592,7 @@ static int parse_fault(struct run_opts *o, const char *s)
 	char err[512];
 
 	if (fault_check(s, err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
+		fprintf(stderr, "error: --fault '%s': %s\n", s, err);
 		return -1;
 	}
 	for (size_t i = 0; i < o->faults.n; i++)

@@ -80,9 +80,10 @@ int default_duration_s(enum accel_mode resolved);
 int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen);
 
 /*
- * A --fault value: "none" or the module's fault= syntax (kmod/README.md),
- * checked lightly: safe characters, each '+' part starts with none, delay:
- * or exhaust. 0 ok, -1 with a one-line message in err.
+ * A --fault value: "none" or a value of the module's fault=, parsed by the
+ * module's own parser (kmod/fault_spec.h). 0 ok, -1 with a one-line
+ * message in err (what is wrong, and in which fault when it holds
+ * several); whether a symbol or CPU list fits the guest is the module's.
  */
 int fault_check(const char *s, char *err, size_t errlen);
 

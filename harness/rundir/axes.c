@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kmod/fault_spec.h"
 #include "../kmod/params.h"
 #include "rundir/axes.h"
 
@@ -35,7 +36,7 @@ const struct axis axes[AX_NR] = {
 			 .dflt = HT_PARAM_DEFAULT(callers), .nest = 6, .compare = AXC_PARAM, .series = true, .column = 0,
 			 .guest = AXG_MODPARAM, .guest_key = "callers" },
 	[AX_FAULT] = { .name = "fault", .option = "--fault", .in_id = AXID_SUFFIX, .slug = 'f',
-		       .dflt = "none", .nest = 2, .compare = AXC_KEY, .series = true, .column = 0,
+		       .dflt = HT_FAULT_NONE, .nest = 2, .compare = AXC_KEY, .series = true, .column = 0,
 		       .guest = AXG_MODPARAM, .guest_key = "fault" },
 	[AX_TEST_ACTION] = { .name = "test_action", .option = "--test-action",
 			     .in_id = AXID_SUFFIX, .slug = 'x', .dflt = "none",
