@@ -92,7 +92,8 @@ const char *ht_callers_str(void)
 /*
  * "kthread", "kthread+nmi": '+'-joined kinds, each once, kthread among
  * them. @tasks_per_cpu: -1 derives it (HT_TASKS_PER_CPU_DEFAULT with the
- * task kind, else none); a number only with the task kind.
+ * task kind, else none); a number (in its bounds, checked with the other
+ * parameters') only with the task kind.
  */
 int ht_callers_parse(const char *s, u32 period_us, int tasks_per_cpu)
 {
@@ -131,11 +132,6 @@ int ht_callers_parse(const char *s, u32 period_us, int tasks_per_cpu)
 	if (!ht_callers_has(HT_CALLER_task)) {
 		pr_err("tasks_per_cpu=%d without the task kind in callers=%s (valid: -1, or callers with +task)\n",
 		       tasks_per_cpu, s);
-		return -EINVAL;
-	}
-	if (tasks_per_cpu < 1 || tasks_per_cpu > HT_TASKS_PER_CPU_MAX) {
-		pr_err("tasks_per_cpu=%d out of range 1..%d (-1: %d)\n",
-		       tasks_per_cpu, HT_TASKS_PER_CPU_MAX, HT_TASKS_PER_CPU_DEFAULT);
 		return -EINVAL;
 	}
 	htc.tasks_per_cpu = tasks_per_cpu;

@@ -33,8 +33,7 @@
 /* The one kind every value holds, and the default value. */
 #define HT_CALLERS_DEFAULT	"kthread"
 
-/* tasks_per_cpu= (and --tasks-per-cpu): its bounds and the default with task. */
+/* tasks_per_cpu=-1 (its default, kmod/params.h) with task: tasks per worker CPU. */
 #define HT_TASKS_PER_CPU_DEFAULT	4
-#define HT_TASKS_PER_CPU_MAX		64
 
 #endif /* HT_CALLERS_H */

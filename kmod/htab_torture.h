@@ -16,15 +16,9 @@
 #include <linux/wait.h>
 #include "compat.h"
 #include "callers.h"
+#include "params.h"
 #include "stats.h"
 #include "workloads.h"
-
-/*
- * time_sample's default: one op in 16 of each kind timed on average. Chosen
- * with bench/timing so timing costs <= 5 % of ops/s under TCG while a 3 s
- * cell still gathers > 10^4 samples (bench/RESULTS.md).
- */
-#define HT_TIME_SAMPLE_DEFAULT	16
 
 /* Map ops per workload step: between stop checks and cond_resched(). */
 #define HT_BATCH		64
@@ -70,6 +64,8 @@ struct ht_stamp {
 #define HT_CALLER_KEY0(kind, idx)	(0xc0000000U + ((u32)(kind) << 24) + \
 					 (idx) * HT_CALLER_KEYS)
 #define HT_STAMP_MIN_VALUE	sizeof(struct ht_stamp)
+static_assert(HT_STAMP_MIN_VALUE == HT_PARAM_MIN(value_size),
+	      "value_size's minimum in params.h is the stamp's size");
 
 /* The first stamp mismatch a thread saw, formatted by the verdict. */
 struct ht_bad {

@@ -30,44 +30,21 @@ MODULE_LICENSE("GPL");
 HT_IMPORT_BPF_NS();
 MODULE_DESCRIPTION("BPF hash map allocator torture test");
 
-#define ht_param(type, name, init, msg)		\
-	static type name = init;		\
-	module_param(name, type, 0444);		\
-	MODULE_PARM_DESC(name, msg)
+/*
+ * Every parameter but fault= (inject.c), from its row in params.h:
+ * static int max_entries = 4096; module_param(max_entries, int, 0444); ...
+ */
+#define HT_CTYPE_int	int
+#define HT_CTYPE_charp	char *
+#define HT_PARAM_DECLARE(type, name, dflt, min, max, help)		\
+	static HT_CTYPE_##type name = dflt;				\
+	module_param(name, type, 0444);					\
+	MODULE_PARM_DESC(name, HT_PARAM_DESC_##type(help, dflt, min, max));
+HT_PARAMS(HT_PARAM_DECLARE)
+#undef HT_PARAM_DECLARE
 
-static char *workload = "full_update";
-module_param(workload, charp, 0444);
-/* " full_update overwrite …": the description and the unknown-name error. */
-#define HT_WL_SPACE_NAME(name) " " #name
-#define HT_WL_NAMES HT_WORKLOADS(HT_WL_SPACE_NAME)
-MODULE_PARM_DESC(workload, "One of:" HT_WL_NAMES);
-static char *map_type = "hash";
-module_param(map_type, charp, 0444);
-MODULE_PARM_DESC(map_type, "hash percpu_hash lru_hash lru_percpu_hash");
-static char *cpus = "";
-module_param(cpus, charp, 0444);
-MODULE_PARM_DESC(cpus, "cpulist of worker CPUs (\"\" or -1: all online)");
-ht_param(int, prealloc, 1, "Preallocate elements (0: BPF_F_NO_PREALLOC; LRU needs 1)");
-ht_param(int, max_entries, 4096, "Map capacity (1..2097152)");
-ht_param(int, value_size, 16, "Value size in bytes (16..4096: every value starts with a 16-byte stamp)");
-ht_param(int, duration_ms, 3000, "Run time in ms, measured with ktime (100..600000)");
-ht_param(int, time_ops, 1, "Time map ops into latency histograms (0|1)");
-ht_param(int, time_sample, HT_TIME_SAMPLE_DEFAULT, "With time_ops=1, time one op in N of each kind on average, the gap drawn uniformly from 1..2N-1 (1..1000000; 1: every op)");
-ht_param(int, per_op_rcu, 0, "An RCU read section + migrate_disable around each map op (1: the module before 2026-12) instead of one per step of 64 ops (0, as a BPF program's run); for bench/driver's A/B");
-ht_param(int, fill_pct, 50, "churn: map occupancy in percent before the run (0..100)");
-ht_param(int, verify, 1, "Check the stamp of every value a lookup finds or an update replaces (0|1; the end-of-run checks always run)");
-static char *selftest = "none";
-module_param(selftest, charp, 0444);
-MODULE_PARM_DESC(selftest, "Test-only plant, to prove the checks fire: none corrupt (rewrite key 0's stamp) double_alloc (report one E2BIG as success) oops (NULL dereference in worker 0)");
-ht_param(int, hold, 0, "Wait for the runner at two points, for coverage snapshots (0|1): after the setup (status ready) and after the workers, before the verdict (status measured); a write to debugfs gate goes on");
-static char *callers = HT_CALLERS_DEFAULT;
-module_param(callers, charp, 0444);
-#define HT_CALLER_SPACE_NAME(name) " " #name
-MODULE_PARM_DESC(callers, "Who calls the map, kinds joined with + (kthread first, always there; e.g. kthread+nmi):" HT_CALLERS(HT_CALLER_SPACE_NAME) " (kmod/callers.h)");
-#undef HT_CALLER_SPACE_NAME
-ht_param(int, caller_period_us, 100, "With callers nmi or irq: each worker CPU's hrtimer period in us (1..1000000); each expiry does the irq ops and sends the next worker CPU its NMI");
-ht_param(int, tasks_per_cpu, -1, "With callers task: user-space tasks per worker CPU calling the map through bpf() (1..64; -1: 4 with task, none without)");
-ht_param(int, map_id, 0, "Adopt this existing hash map (u32 keys) instead of creating one; the verdict empties and refills it (0: create)");
+/* " full_update overwrite …": the unknown-name error. */
+#define HT_WL_NAMES HT_WORKLOADS(HT_SPACE_NAME)
 
 struct ht_ctx ht;
 DEFINE_PER_CPU(struct task_struct *, ht_cpu_worker);
@@ -76,35 +53,27 @@ DEFINE_PER_CPU(struct task_struct *, ht_cpu_worker);
 static const struct ht_workload *ht_workloads[] = { HT_WORKLOADS(HT_WL_ENTRY) };
 #undef HT_WL_ENTRY
 
+#define HT_MAP_TYPE_ENTRY(name, bpf, is_lru, is_percpu)		\
+	{ #name, BPF_MAP_TYPE_##bpf, is_lru, is_percpu },
 static const struct {
 	const char *name;
 	enum bpf_map_type type;
-} ht_map_types[] = {
-	{ "hash", BPF_MAP_TYPE_HASH },
-	{ "percpu_hash", BPF_MAP_TYPE_PERCPU_HASH },
-	{ "lru_hash", BPF_MAP_TYPE_LRU_HASH },
-	{ "lru_percpu_hash", BPF_MAP_TYPE_LRU_PERCPU_HASH },
-};
+	bool lru;
+	bool percpu;
+} ht_map_types[] = { HT_MAP_TYPES(HT_MAP_TYPE_ENTRY) };
+#undef HT_MAP_TYPE_ENTRY
 
+/* The int parameters' bounds (params.h); a default outside them is a sentinel. */
+#define HT_BOUND(type, name, dflt, min, max, help)			\
+	HT_PARAM_IF_##type({ #name, &name, dflt, min, max },)
 static const struct {
 	const char *name;
 	int *val;
+	int dflt;
 	int min;
 	int max;
-} ht_bounds[] = {
-	{ "prealloc", &prealloc, 0, 1 },
-	{ "max_entries", &max_entries, 1, 2097152 },
-	{ "value_size", &value_size, HT_STAMP_MIN_VALUE, 4096 },
-	{ "duration_ms", &duration_ms, 100, 600000 },
-	{ "time_ops", &time_ops, 0, 1 },
-	{ "time_sample", &time_sample, 1, 1000000 },
-	{ "per_op_rcu", &per_op_rcu, 0, 1 },
-	{ "fill_pct", &fill_pct, 0, 100 },
-	{ "verify", &verify, 0, 1 },
-	{ "hold", &hold, 0, 1 },
-	{ "map_id", &map_id, 0, INT_MAX },
-	{ "caller_period_us", &caller_period_us, 1, 1000000 },
-};
+} ht_bounds[] = { HT_PARAMS(HT_BOUND) };
+#undef HT_BOUND
 
 static const char * const ht_selftests[] = {
 	[HT_SELFTEST_NONE] = "none",
@@ -138,11 +107,12 @@ static int ht_parse_names(void)
 		if (!strcmp(map_type, ht_map_types[i].name)) {
 			ht.map_type_name = ht_map_types[i].name;
 			ht.map_type = ht_map_types[i].type;
+			ht.lru = ht_map_types[i].lru;
+			ht.percpu = ht_map_types[i].percpu;
 		}
 	if (!ht.map_type_name) {
-		for (i = 0; i < ARRAY_SIZE(ht_map_types); i++)
-			ht_names_add(names, sizeof(names), ht_map_types[i].name);
-		pr_err("map_type=%s unknown; valid:%s\n", map_type, names);
+		pr_err("map_type=%s unknown; valid:%s\n", map_type,
+		       HT_MAP_TYPES(HT_SPACE_NAME));
 		return -EINVAL;
 	}
 	ht.selftest = match_string(ht_selftests, ARRAY_SIZE(ht_selftests),
@@ -163,21 +133,22 @@ static int ht_validate_params(void)
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(ht_bounds); i++) {
-		if (*ht_bounds[i].val < ht_bounds[i].min ||
-		    *ht_bounds[i].val > ht_bounds[i].max) {
+		int v = *ht_bounds[i].val, min = ht_bounds[i].min;
+		int max = ht_bounds[i].max, dflt = ht_bounds[i].dflt;
+
+		if (v == dflt || (v >= min && v <= max))
+			continue;
+		if (dflt >= min && dflt <= max)
 			pr_err("%s=%d out of range %d..%d\n", ht_bounds[i].name,
-			       *ht_bounds[i].val, ht_bounds[i].min,
-			       ht_bounds[i].max);
-			return -EINVAL;
-		}
+			       v, min, max);
+		else
+			pr_err("%s=%d out of range %d..%d (or %d, the default)\n",
+			       ht_bounds[i].name, v, min, max, dflt);
+		return -EINVAL;
 	}
 	ret = ht_parse_names();
 	if (ret)
 		return ret;
-	ht.lru = ht.map_type == BPF_MAP_TYPE_LRU_HASH ||
-		 ht.map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
-	ht.percpu = ht.map_type == BPF_MAP_TYPE_PERCPU_HASH ||
-		    ht.map_type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
 	/* hashtab.c refuses BPF_F_NO_PREALLOC on LRU maps: say so first. */
 	if (!map_id && ht.lru && !prealloc) {
 		pr_err("map_type=%s needs prealloc=1: LRU maps are always preallocated\n",

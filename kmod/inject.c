@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fault= parameter: parsing, registration, enabling around the run,
- * counters and the "faults" array of the results JSON.
+ * The fault= parameter: registration, enabling around the run, counters
+ * and the "faults" array of the results JSON. Its grammar and parser are
+ * fault_spec.h's (shared with the harness):
  *
  *   fault=SPEC[+SPEC...]    (the parameter may also be given several times)
  *   SPEC := none
@@ -12,14 +13,15 @@
  * e.g. fault=delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3
  *      fault=exhaust:p=0.1 fault=delay:alloc_htab_elem:5us:every=100
  *
- * Probes are registered disabled at insmod (an unknown or unprobeable
- * symbol fails insmod with -EINVAL and a message naming it), enabled by
- * the controller just before the workers start and disabled once they
- * have stopped, so map setup and the verdict run without faults.
+ * Each value is parsed when it is set, so a bad one fails insmod with
+ * -EINVAL and a message naming it. Probes are registered disabled at
+ * insmod (an unknown or unprobeable symbol fails insmod the same way),
+ * enabled by the controller just before the workers start and disabled
+ * once they have stopped, so map setup and the verdict run without
+ * faults.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -30,18 +32,22 @@
 #include "htab_torture.h"
 #include "inject.h"
 
-#define HT_FAULT_CHARS	"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:=,+-"
-
 static char ht_fault_param[HT_MAX_FAULTS][HT_FAULT_LEN];
 static unsigned int ht_nr_fault_param;
+/* The faults every fault= value holds, in order, "none" left out. */
+static struct ht_fault_spec ht_fault_specs[HT_MAX_FAULTS];
+static int ht_nr_fault_specs;
 
-/* Each fault= occurrence is kept as given; parsed in ht_faults_init(). */
+/* Each fault= occurrence is parsed and kept as given (ht_faults_str()). */
 static int ht_fault_param_set(const char *val, const struct kernel_param *kp)
 {
-	/* the text goes into JSON and dmesg verbatim: keep it plain */
-	if (val[strspn(val, HT_FAULT_CHARS)]) {
-		pr_err("fault=%s: only letters, digits and _.:=,+- are allowed\n",
-		       val);
+	struct ht_fault_error e;
+	char msg[160];
+
+	if (ht_fault_value_parse(val, ht_fault_specs, HT_MAX_FAULTS,
+				 &ht_nr_fault_specs, &e)) {
+		pr_err("fault=%.*s: %s\n", e.spec_len, val + e.spec_at,
+		       ht_fault_strerror(val, &e, msg, sizeof(msg)));
 		return -EINVAL;
 	}
 	if (ht_nr_fault_param >= HT_MAX_FAULTS) {
@@ -49,12 +55,7 @@ static int ht_fault_param_set(const char *val, const struct kernel_param *kp)
 		       HT_MAX_FAULTS);
 		return -EINVAL;
 	}
-	if (strscpy(ht_fault_param[ht_nr_fault_param], val, HT_FAULT_LEN) < 0) {
-		pr_err("fault=%s: longer than %d characters\n", val,
-		       HT_FAULT_LEN - 1);
-		return -EINVAL;
-	}
-	ht_nr_fault_param++;
+	strscpy(ht_fault_param[ht_nr_fault_param++], val, HT_FAULT_LEN);
 	return 0;
 }
 
@@ -71,14 +72,16 @@ static const struct kernel_param_ops ht_fault_param_ops = {
 };
 
 module_param_cb(fault, &ht_fault_param_ops, NULL, 0444);
-MODULE_PARM_DESC(fault, "Faults to inject: none | delay[:SYMBOL]:Nns|Nus[:p=P|:every=N][:cpus=LIST] | exhaust[:p=P|:every=N][:cpus=LIST]; join with + or repeat fault=");
+MODULE_PARM_DESC(fault, "Faults to inject: none | delay[:SYMBOL]:Nns|Nus[:p=P|:every=N][:cpus=LIST] | exhaust[:p=P|:every=N][:cpus=LIST]; join with + or repeat fault= (at most " HT_FS_STR(HT_MAX_FAULTS) " faults)");
 
 static struct ht_fault ht_faults[HT_MAX_FAULTS];
 static unsigned int ht_nr_faults;
 
-static const struct ht_injector *ht_injectors[] = {
-	&ht_inj_delay, &ht_inj_exhaust,
+#define HT_INJ_ENTRY(name, duration)	[HT_INJ_##name] = &ht_inj_##name,
+static const struct ht_injector *ht_injectors[HT_NR_INJECTORS] = {
+	HT_INJECTORS(HT_INJ_ENTRY)
 };
+#undef HT_INJ_ENTRY
 
 /* "fault=a+b fault=c" reads back as "a+b+c"; "none" when empty. */
 const char *ht_faults_str(void)
@@ -94,168 +97,28 @@ const char *ht_faults_str(void)
 	return len ? ht_faults_text : "none";
 }
 
-/* "0.01", "1", "1.0", ".5" -> parts per billion; 0 < p <= 1. */
-static int ht_parse_prob(const char *s, u32 *ppb)
+/* A parsed SPEC into a fault: the injector's defaults, the CPUs. */
+static int ht_fault_from_spec(struct ht_fault *f, const struct ht_fault_spec *s)
 {
-	u64 whole = 0, frac = 0, scale = HT_PPB;
-	bool digits = false, dot = false;
-
-	for (; *s; s++) {
-		if (*s == '.' && !dot) {
-			dot = true;
-			continue;
-		}
-		if (!isdigit(*s))
-			return -EINVAL;
-		digits = true;
-		if (!dot) {
-			whole = whole * 10 + (*s - '0');
-			if (whole > 1)
-				return -ERANGE;
-		} else if (scale > 1) {
-			scale /= 10;
-			frac += (*s - '0') * scale;
-		}
-	}
-	if (!digits)
-		return -EINVAL;
-	frac += whole * HT_PPB;
-	if (!frac || frac > HT_PPB)
-		return -ERANGE;
-	*ppb = frac;
-	return 0;
-}
-
-/* "2000", "2000ns", "2us" -> ns, 1..HT_DELAY_MAX_NS */
-static int ht_parse_duration(const char *s, u64 *ns)
-{
-	char num[24];
-	size_t n = strspn(s, "0123456789");
-	u64 mult = 1, v;
-
-	if (!n || n >= sizeof(num))
-		return -EINVAL;
-	if (!strcmp(s + n, "us"))
-		mult = NSEC_PER_USEC;
-	else if (s[n] && strcmp(s + n, "ns"))
-		return -EINVAL;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (kstrtou64(num, 10, &v))
-		return -EINVAL;
-	if (v > HT_DELAY_MAX_NS / mult)
-		return -ERANGE;
-	v *= mult;
-	if (!v)
-		return -ERANGE;
-	*ns = v;
-	return 0;
-}
-
-static int ht_fault_opt(struct ht_fault *f, char *field, bool *sampling)
-{
-	char *val = strchr(field, '=');
-	int ret;
-
-	*val++ = '\0';
-	if (!strcmp(field, "p") || !strcmp(field, "every")) {
-		if (*sampling) {
-			pr_err("fault=%s: give one of p= and every=\n", f->spec);
-			return -EINVAL;
-		}
-		*sampling = true;
-	}
-	if (!strcmp(field, "p")) {
-		ret = ht_parse_prob(val, &f->p_ppb);
-		if (ret) {
-			pr_err("fault=%s: p=%s must be a decimal in (0, 1]\n",
-			       f->spec, val);
-			return -EINVAL;
-		}
-	} else if (!strcmp(field, "every")) {
-		if (kstrtou32(val, 10, &f->every) || !f->every) {
-			pr_err("fault=%s: every=%s must be an integer >= 1\n",
-			       f->spec, val);
-			return -EINVAL;
-		}
-	} else if (!strcmp(field, "cpus")) {
-		if (cpulist_parse(val, f->cpus) || cpumask_empty(f->cpus)) {
-			pr_err("fault=%s: cpus=%s is not a non-empty cpulist below nr_cpu_ids=%u\n",
-			       f->spec, val, nr_cpu_ids);
-			return -EINVAL;
-		}
-	} else {
-		pr_err("fault=%s: unknown option %s= (valid: p= every= cpus=)\n",
-		       f->spec, field);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* Fields after the type: [SYMBOL] [DURATION] OPT... (@buf is modified). */
-static int ht_fault_fields(struct ht_fault *f, char *buf)
-{
-	bool delay = f->inj == &ht_inj_delay, sampling = false;
-	char *field;
-	int ret;
-
-	while ((field = strsep(&buf, ":"))) {
-		if (strchr(field, '=')) {
-			ret = ht_fault_opt(f, field, &sampling);
-		} else if (delay && isdigit(*field) && !f->ns) {
-			ret = ht_parse_duration(field, &f->ns);
-			if (ret)
-				pr_err("fault=%s: duration %s must be 1..%llu ns, written N, Nns or Nus\n",
-				       f->spec, field, HT_DELAY_MAX_NS);
-		} else if (*field && !f->symbol[0] && !f->ns) {
-			ret = strscpy(f->symbol, field, sizeof(f->symbol)) < 0 ?
-			      -EINVAL : 0;
-			if (ret)
-				pr_err("fault=%s: symbol %s too long\n",
-				       f->spec, field);
-		} else {
-			pr_err("fault=%s: unexpected field \"%s\"\n", f->spec,
-			       field);
-			ret = -EINVAL;
-		}
-		if (ret)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static int ht_fault_parse(struct ht_fault *f, const char *spec)
-{
-	char buf[HT_FAULT_LEN], *rest = buf, *type;
-	unsigned int i;
-
-	strscpy(f->spec, spec, sizeof(f->spec));
-	strscpy(buf, spec, sizeof(buf));
-	type = strsep(&rest, ":");
-	for (i = 0; i < ARRAY_SIZE(ht_injectors); i++)
-		if (!strcmp(type, ht_injectors[i]->name))
-			f->inj = ht_injectors[i];
-	if (!f->inj) {
-		pr_err("fault=%s: unknown fault type \"%s\" (valid: none delay exhaust)\n",
-		       spec, type);
-		return -EINVAL;
-	}
-	if (!zalloc_cpumask_var(&f->cpus, GFP_KERNEL))
-		return -ENOMEM;
-	cpumask_copy(f->cpus, cpu_possible_mask);
-	if (rest && ht_fault_fields(f, rest))
-		return -EINVAL;
-	if (f->inj == &ht_inj_delay && !f->ns) {
-		pr_err("fault=%s: delay needs a duration (e.g. delay:__pcpu_freelist_pop:2000ns)\n",
-		       spec);
-		return -EINVAL;
-	}
-	if (!f->symbol[0])
-		strscpy(f->symbol, f->inj->default_symbol, sizeof(f->symbol));
-	if (!f->every && !f->p_ppb)
-		f->p_ppb = HT_PPB;
+	f->inj = ht_injectors[s->inj];
+	f->inj_id = s->inj;
+	strscpy(f->spec, s->text, sizeof(f->spec));
+	strscpy(f->symbol, s->symbol[0] ? s->symbol : f->inj->default_symbol,
+		sizeof(f->symbol));
+	f->ns = s->ns;
+	f->every = s->every;
+	f->p_ppb = f->every || s->p_ppb ? s->p_ppb : HT_PPB;
 	/* inject when a uniform u32 is below p * 2^32 */
 	f->threshold = div_u64((u64)f->p_ppb << 32, HT_PPB);
+	if (!zalloc_cpumask_var(&f->cpus, GFP_KERNEL))
+		return -ENOMEM;
+	if (!s->cpus[0]) {
+		cpumask_copy(f->cpus, cpu_possible_mask);
+	} else if (cpulist_parse(s->cpus, f->cpus) || cpumask_empty(f->cpus)) {
+		pr_err("fault=%s: cpus=%s is not a non-empty cpulist below nr_cpu_ids=%u\n",
+		       f->spec, s->cpus, nr_cpu_ids);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -275,32 +138,20 @@ static int ht_fault_setup(struct ht_fault *f)
 	return f->inj->arm(f);
 }
 
-/* Split every fault= value on '+' and set each fault up, probes disabled. */
+/* Set every parsed fault up, probes disabled. */
 int ht_faults_init(void)
 {
-	char buf[HT_FAULT_LEN], *rest, *spec;
-	unsigned int i;
-	int ret;
+	int i, ret;
 
-	for (i = 0; i < ht_nr_fault_param; i++) {
-		strscpy(buf, ht_fault_param[i], sizeof(buf));
-		rest = buf;
-		while ((spec = strsep(&rest, "+"))) {
-			if (!strcmp(spec, "none") || !*spec)
-				continue;
-			if (ht_nr_faults >= HT_MAX_FAULTS) {
-				pr_err("fault=%s: at most %d faults\n",
-				       ht_fault_param[i], HT_MAX_FAULTS);
-				return -EINVAL;
-			}
-			/* counted first: cleanup then sees a half-built one */
-			ret = ht_fault_parse(&ht_faults[ht_nr_faults++], spec);
-			if (ret)
-				return ret;
-			ret = ht_fault_setup(&ht_faults[ht_nr_faults - 1]);
-			if (ret)
-				return ret;
-		}
+	for (i = 0; i < ht_nr_fault_specs; i++) {
+		/* counted first: cleanup then sees a half-built one */
+		ret = ht_fault_from_spec(&ht_faults[ht_nr_faults++],
+					 &ht_fault_specs[i]);
+		if (ret)
+			return ret;
+		ret = ht_fault_setup(&ht_faults[ht_nr_faults - 1]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -459,7 +310,7 @@ void ht_faults_json(struct seq_buf *s)
 			injected += per_cpu_ptr(f->pc, cpu)->injected;
 		}
 		seq_buf_printf(s, "%s\n    {\"type\": \"%s\", \"spec\": \"%s\", \"symbol\": \"%s\", \"offset\": %u, \"ns\": %llu, \"p\": %u.%09u, \"every\": %u, \"cpus\": \"%*pbl\",\n     \"hits\": %llu, \"injected\": %llu, \"nmissed\": %lu}",
-			       i ? "," : "", f->inj->name, f->spec, f->symbol,
+			       i ? "," : "", ht_injector_names[f->inj_id], f->spec, f->symbol,
 			       f->kp ? f->kp->offset : 0, f->ns, f->every ? 0 : f->p_ppb / HT_PPB,
 			       f->every ? 0 : f->p_ppb % HT_PPB, f->every,
 			       cpumask_pr_args(f->cpus), hits, injected,

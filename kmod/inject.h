@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Fault injectors of htab_torture: kprobes/kretprobes at named kernel
- * functions, chosen by the fault= parameter (syntax in inject.c and
- * README.md). inject.c parses, registers, counts and reports; the
- * injectors themselves are inject_delay.c and inject_exhaust.c.
+ * functions, chosen by the fault= parameter (its grammar and parser in
+ * fault_spec.h, shared with the harness). inject.c registers, counts and
+ * reports; the injectors themselves are inject_<name>.c, one per line of
+ * HT_INJECTORS.
  */
 #ifndef _HT_INJECT_H
 #define _HT_INJECT_H
@@ -14,14 +15,7 @@
 #include <linux/seq_buf.h>
 #include <linux/smp.h>
 #include <linux/types.h>
-
-#define HT_MAX_FAULTS		4
-#define HT_FAULT_LEN		160
-#define HT_FAULT_SYM_LEN	64
-/* p is kept in parts per billion; HT_PPB means "always". */
-#define HT_PPB			1000000000U
-/* A longer busy-wait with interrupts off invites soft-lockup reports. */
-#define HT_DELAY_MAX_NS		1000000ULL
+#include "fault_spec.h"
 
 /* Per-CPU state of one fault: the handlers run with preemption off. */
 struct ht_fault_pcpu {
@@ -33,8 +27,8 @@ struct ht_fault_pcpu {
 
 struct ht_fault;
 
+/* One per HT_INJECTORS line (fault_spec.h), which names it. */
 struct ht_injector {
-	const char *name;
 	const char *default_symbol;
 	/* Register the probe disabled (so a bad symbol fails insmod). */
 	int (*arm)(struct ht_fault *f);
@@ -46,6 +40,7 @@ struct ht_injector {
 
 struct ht_fault {
 	const struct ht_injector *inj;
+	int inj_id;				/* HT_INJ_*: its name */
 	char spec[HT_FAULT_LEN];		/* this fault's own text */
 	char symbol[HT_FAULT_SYM_LEN];
 	u64 ns;					/* delay only */
@@ -64,8 +59,9 @@ struct ht_fault {
 	void (*push)(void *freelist, void *node);
 };
 
-extern const struct ht_injector ht_inj_delay;
-extern const struct ht_injector ht_inj_exhaust;
+#define HT_INJ_DECLARE(name, duration)	extern const struct ht_injector ht_inj_##name;
+HT_INJECTORS(HT_INJ_DECLARE)
+#undef HT_INJ_DECLARE
 
 /* The worker kthread bound to each CPU while it runs its loop, or NULL. */
 DECLARE_PER_CPU(struct task_struct *, ht_cpu_worker);

@@ -116,7 +116,6 @@ static unsigned long ht_delay_nmissed(const struct ht_fault *f)
 }
 
 const struct ht_injector ht_inj_delay = {
-	.name = "delay",
 	.default_symbol = "__pcpu_freelist_pop",
 	.arm = ht_delay_arm,
 	.disarm = ht_delay_disarm,

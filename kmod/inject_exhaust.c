@@ -138,7 +138,6 @@ static unsigned long ht_exhaust_nmissed(const struct ht_fault *f)
 }
 
 const struct ht_injector ht_inj_exhaust = {
-	.name = "exhaust",
 	.default_symbol = HT_EXHAUST_SYMBOL,
 	.arm = ht_exhaust_arm,
 	.disarm = ht_exhaust_disarm,

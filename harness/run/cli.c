@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 
 #include "../kmod/callers.h"
+#include "../kmod/fault_spec.h"
+#include "../kmod/params.h"
 #include "../kmod/workloads.h"
 #include "lib/opts.h"
 #include "run/cli.h"
@@ -22,10 +24,32 @@
 #define WORKLOAD_SPACE_NAME(name) " " #name
 const char *const workload_names[] = { HT_WORKLOADS(WORKLOAD_NAME) NULL };
 
-/* The module's map types (kmod/README.md); a value is part of a cell id. */
-static const char *const map_types[] = { "hash", "percpu_hash", "lru_hash", "lru_percpu_hash", NULL };
-static const char *const prealloc_values[] = { "0", "1", NULL };
-#define MAX_ENTRIES_MAX 2097152		/* the module's bound */
+/* The module's map types (kmod/params.h); a value is part of a cell id. */
+#define MAP_TYPE_NAME(name, ...) #name,
+static const char *const map_types[] = { HT_MAP_TYPES(MAP_TYPE_NAME) NULL };
+#define MAP_TYPE_LRU(name, bpf, lru, percpu) lru,
+static const bool map_type_lru[] = { HT_MAP_TYPES(MAP_TYPE_LRU) };
+
+/* The module's int parameters and their bounds (kmod/params.h), for --modparam. */
+struct int_param {
+	const char *name;
+	int dflt, min, max;
+};
+#define INT_PARAM(type, name, dflt, min, max, help) HT_PARAM_IF_##type({ #name, dflt, min, max },)
+static const struct int_param int_params[] = { HT_PARAMS(INT_PARAM) };
+#define NINT_PARAMS (sizeof(int_params) / sizeof(int_params[0]))
+/* Every parameter's name, and fault= (kmod/inject.c). */
+#define PARAM_NAME(type, name, ...) #name,
+static const char *const param_names[] = { HT_PARAMS(PARAM_NAME) "fault", NULL };
+
+/* The int parameter named by the kl characters at s, or NULL. */
+static const struct int_param *int_param_find(const char *s, size_t kl)
+{
+	for (size_t i = 0; i < NINT_PARAMS; i++)
+		if (strlen(int_params[i].name) == kl && !strncmp(int_params[i].name, s, kl))
+			return &int_params[i];
+	return NULL;
+}
 
 /* The module's caller kinds (kmod/callers.h), in its order: a --callers value joins them with '+'. */
 #define CALLER_NAME(name) #name,
@@ -57,18 +81,20 @@ enum {
 /* The options, grouped for --help (opts.h): getopt's table and the help are made from it. */
 static const struct opt_spec run_opts_table[] = {
 	{ "cpus", 'c', "LIST", AXES_GROUP, "vCPUs: 16,32,48 or ranges 16-96:16 (default 16,32,48,64,96)" },
-	{ "workload", 'w', "W[,W...]", AXES_GROUP, "default full_update; see workloads below" },
+	{ "workload", 'w', "W[,W...]", AXES_GROUP,
+	  "default " HT_PARAM_DEFAULT(workload) "; see workloads below" },
 	{ "kernel", 'k', "K[,K...]", AXES_GROUP,
 	  "distro (Debian's) or a variant of vm-images/build-kernel.sh --list\n(built on demand)" },
 	{ "noise", OPT_NOISE, "PROFILE[,...]", AXES_GROUP, "stress-ng in the guest, default none; see below" },
 	{ "map-type", OPT_MAP_TYPE, "TYPE[,...]", AXES_GROUP,
-	  "hash, percpu_hash, lru_hash, lru_percpu_hash (default hash)" },
-	{ "prealloc", OPT_PREALLOC, "0|1[,...]", AXES_GROUP, "default 1" },
+	  "one of" HT_MAP_TYPES(HT_SPACE_NAME) " (default " HT_PARAM_DEFAULT(map_type) ")" },
+	{ "prealloc", OPT_PREALLOC, "0|1[,...]", AXES_GROUP, "default " HT_PARAM_DEFAULT_STR(prealloc) },
 	{ "max-entries", OPT_MAX_ENTRIES, "N[,N...]", AXES_GROUP,
-	  "1..2097152, default 4096; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N> in its id" },
+	  HT_PARAM_RANGE_STR(max_entries) ", default " HT_PARAM_DEFAULT_STR(max_entries)
+	  "; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N> in its id" },
 	{ "callers", OPT_CALLERS, "C[,C...]", AXES_GROUP,
 	  "who calls the map: kinds joined with +, in this order, kthread\n"
-	  "always (default kthread): kthread (the workload's bound kthreads),\n"
+	  "always (default " HT_PARAM_DEFAULT(callers) "): kthread (the workload's bound kthreads),\n"
 	  "nmi (an NMI a worker CPU per hrtimer period: insert, check, delete\n"
 	  "of keys of its own), irq (the same from the hrtimer, hardirq),\n"
 	  "task (user-space tasks, --tasks-per-cpu a vCPU, unbound, through\n"
@@ -84,7 +110,9 @@ static const struct opt_spec run_opts_table[] = {
 	{ "repeat", 'r', "N", AXES_GROUP, "every cell N times (default 1)" },
 	{ "out", 'o', "DIR", RUN_GROUP,
 	  "required; the same command on the same DIR runs only the unfinished cells" },
-	{ "duration", 'd', "SECONDS", RUN_GROUP, "default 3 under TCG, 10 under KVM" },
+	{ "duration", 'd', "SECONDS", RUN_GROUP,
+	  "default 3 under TCG, 10 under KVM; at most the module's\n"
+	  "duration_ms bound (" HT_PARAM_RANGE_STR(duration_ms) " ms)" },
 	{ "jobs", OPT_JOBS, "N", RUN_GROUP,
 	  "cells at once (default: while the host's cores and memory allow)" },
 	{ "shard", OPT_SHARD, "I/N|auto", RUN_GROUP,
@@ -140,15 +168,17 @@ static const struct opt_spec run_opts_table[] = {
 	  "each time); cached in vm-images/out/snapshots/. off (default): boot" },
 	{ "tasks-per-cpu", OPT_TASKS_PER_CPU, "N", GUEST_GROUP,
 	  "with --callers ...+task: user-space tasks a vCPU calling the map\n"
-	  "(module tasks_per_cpu=N, 1..64; default 4)" },
+	  "(module tasks_per_cpu=N, " HT_PARAM_RANGE_STR(tasks_per_cpu) "; default "
+	  HT_STR(HT_TASKS_PER_CPU_DEFAULT) ")" },
 	{ "boot-opt", OPT_BOOT_OPT, "WORD", GUEST_GROUP,
 	  "repeatable: appended to the guest's kernel command line\n"
 	  "(e.g. maxcpus=2: the guest's init onlines the rest)" },
 	{ "bpftrace", 'b', "NAME[,...]|none", GUEST_GROUP,
 	  "scripts of bpftrace/ (default __pcpu_freelist_pop)" },
 	{ "modparam", OPT_MODPARAM, "KEY=VAL", GUEST_GROUP,
-	  "repeatable, passed to the module (value_size=, … see modinfo);\n"
-	  "guest RAM grows with the map, one the host cannot hold is refused" },
+	  "repeatable, passed to the module: a parameter below (value_size=, …),\n"
+	  "an integer in its bounds; guest RAM grows with the map, one the\n"
+	  "host cannot hold is refused" },
 	{ "job-script", OPT_JOB_SCRIPT, "PATH", TEST_GROUP,
 	  "the guest runner sources PATH instead of the insmod sequence\n"
 	  "(the cell passes when it returns 0)" },
@@ -165,7 +195,15 @@ void run_usage(FILE *f)
 	      "  (x test action) x repeat\n\n", f);
 	opts_help(f, run_opts_table, NRUN_OPTS);
 	fputs("\nworkloads:" HT_WORKLOADS(WORKLOAD_SPACE_NAME) "\n"
-	      "noise profiles:\n", f);
+	      "module parameters for --modparam (kmod/params.h; modinfo says what each does):\n", f);
+	for (size_t i = 0; i < NINT_PARAMS; i++)
+		fprintf(f, "  %-18s %d..%d, default %d\n", int_params[i].name, int_params[i].min,
+			int_params[i].max, int_params[i].dflt);
+	fputs("  and the named values of", f);
+	for (size_t i = 0; param_names[i]; i++)
+		if (!int_param_find(param_names[i], strlen(param_names[i])))
+			fprintf(f, " %s", param_names[i]);
+	fputs("\nnoise profiles:\n", f);
 	noise_print_table(f);
 	fputs("exit status: 0 all cells PASS/SKIP, 1 some cell FAIL/CRASH/TIMEOUT, 2 usage or setup error\n",
 	      f);
@@ -321,9 +359,44 @@ static void print_workloads(FILE *f) { print_list(f, workload_names); }
 static bool workload_valid(const char *s) { return in_list(workload_names, s); }
 static bool map_type_valid(const char *s) { return in_list(map_types, s); }
 static void print_map_types(FILE *f) { print_list(f, map_types); }
-static bool prealloc_valid(const char *s) { return in_list(prealloc_values, s); }
-static void print_prealloc(FILE *f) { print_list(f, prealloc_values); }
-static void print_max_entries(FILE *f) { fprintf(f, "integers 1..%d", MAX_ENTRIES_MAX); }
+
+/* As the module reads it, and written one way only (no sign, no leading 0): it names a cell. */
+static bool plain_int_in(const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return !errno && end != s && !*end && (isdigit((unsigned char)s[0]) && (s[0] != '0' || !s[1])) &&
+	       v >= lo && v <= hi;
+}
+
+static bool prealloc_valid(const char *s)
+{
+	return plain_int_in(s, HT_PARAM_MIN(prealloc), HT_PARAM_MAX(prealloc));
+}
+
+static void print_prealloc(FILE *f)
+{
+	for (int v = HT_PARAM_MIN(prealloc); v <= HT_PARAM_MAX(prealloc); v++)
+		fprintf(f, "%s%d", v == HT_PARAM_MIN(prealloc) ? "" : ", ", v);
+}
+
+static bool max_entries_valid(const char *s)
+{
+	return plain_int_in(s, HT_PARAM_MIN(max_entries), HT_PARAM_MAX(max_entries));
+}
+
+static void print_max_entries(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(max_entries), f); }
+
+static bool map_type_is_lru(const char *s)
+{
+	for (size_t i = 0; map_types[i]; i++)
+		if (!strcmp(map_types[i], s))
+			return map_type_lru[i];
+	return false;
+}
 
 /*
  * Kinds of caller_kinds joined with '+', each once, in the list's order
@@ -362,17 +435,6 @@ static void print_callers(FILE *f)
 	print_list(f, caller_kinds);
 	fputs(" joined with '+' in that order, " HT_CALLERS_DEFAULT " first (e.g. "
 	      HT_CALLERS_DEFAULT ", " HT_CALLERS_DEFAULT "+nmi)", f);
-}
-
-/* As the module reads it, and written one way only (no sign, no leading 0): it names a cell. */
-static bool max_entries_valid(const char *s)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	return !errno && end != s && !*end && s[0] >= '1' && s[0] <= '9' && v <= MAX_ENTRIES_MAX;
 }
 
 /*
@@ -450,6 +512,46 @@ cleanup:
 	return err;
 }
 
+/*
+ * KEY=VAL of --modparam as the module takes it (kmod/params.h): KEY one of
+ * its parameters (insmod would ignore another), an int within its bounds
+ * or at its default, read as param_set_int() does (kstrtoint, base 0).
+ */
+static int check_modparam(const char *s, size_t kl, const char *val)
+{
+	const struct int_param *p = int_param_find(s, kl);
+	char *end;
+	long v;
+
+	if (p) {
+		errno = 0;
+		v = strtol(val, &end, 0);
+		if (!errno && end != val && !*end && (v == p->dflt || (v >= p->min && v <= p->max)))
+			return 0;
+		fprintf(stderr, "error: --modparam %s: %s must be an integer %d..%d", s, p->name,
+			p->min, p->max);
+		if (p->dflt < p->min || p->dflt > p->max)
+			fprintf(stderr, " or %d, its default", p->dflt);
+		fputs(" (the module's bounds)\n", stderr);
+		return -1;
+	}
+	if (kl == 5 && !strncmp(s, "fault", kl)) {
+		char err[512];
+
+		if (!fault_check(val, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "error: --modparam %s: %s\n", s, err);
+		return -1;
+	}
+	for (size_t i = 0; param_names[i]; i++)
+		if (strlen(param_names[i]) == kl && !strncmp(param_names[i], s, kl))
+			return 0;
+	fprintf(stderr, "error: --modparam %s: the module has no parameter '%.*s' (valid: ", s, (int)kl, s);
+	print_list(stderr, param_names);
+	fputs(")\n", stderr);
+	return -1;
+}
+
 static int parse_modparam(struct run_opts *o, const char *s)
 {
 	const char *eq = strchr(s, '=');
@@ -458,36 +560,30 @@ static int parse_modparam(struct run_opts *o, const char *s)
 		fprintf(stderr, "error: --modparam '%s': must be key=value without spaces or quotes\n", s);
 		return -1;
 	}
+	if (check_modparam(s, (size_t)(eq - s), eq + 1))
+		return -1;
 	return strv_push(&o->modparams, s);
 }
 
-#define FAULT_FORMS "none, delay[:SYMBOL]:N|Nns|Nus[:OPT...] or exhaust[:OPT...] " \
-	"(OPT p=P|every=N|cpus=LIST; several joined with +)"
-
+/*
+ * A fault= value as the module parses it (kmod/fault_spec.h, the same
+ * parser): what is wrong goes into err, after the fault it is in when
+ * the value holds several.
+ */
 int fault_check(const char *s, char *err, size_t errlen)
 {
-	const char *p = s;
+	struct ht_fault_spec specs[HT_MAX_FAULTS];
+	struct ht_fault_error e;
+	char msg[256];
+	int n = 0;
 
-	if (!*s || strlen(s) > 200)
-		goto bad;
-	/* job.env single-quotes MODPARAMS and the runner word-splits it. */
-	for (const char *q = s; *q; q++)
-		if (!isalnum((unsigned char)*q) && !strchr("_:=,+.-", *q))
-			goto bad;
-	for (;;) {
-		size_t n = strcspn(p, "+");
-
-		if (!((n == 4 && !strncmp(p, "none", 4)) ||
-		      (n > 6 && !strncmp(p, "delay:", 6)) ||
-		      (n == 7 && !strncmp(p, "exhaust", 7)) ||
-		      (n > 8 && !strncmp(p, "exhaust:", 8))))
-			goto bad;
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-bad:
-	snprintf(err, errlen, "--fault '%s': must be " FAULT_FORMS, s);
+	if (!ht_fault_value_parse(s, specs, HT_MAX_FAULTS, &n, &e))
+		return 0;
+	ht_fault_strerror(s, &e, msg, sizeof(msg));
+	if (e.spec_at || s[e.spec_len])
+		snprintf(err, errlen, "'%.*s': %s", e.spec_len, s + e.spec_at, msg);
+	else
+		snprintf(err, errlen, "%s", msg);
 	return -1;
 }
 
@@ -496,7 +592,7 @@ static int parse_fault(struct run_opts *o, const char *s)
 	char err[512];
 
 	if (fault_check(s, err, sizeof(err))) {
-		fprintf(stderr, "error: %s\n", err);
+		fprintf(stderr, "error: --fault '%s': %s\n", s, err);
 		return -1;
 	}
 	for (size_t i = 0; i < o->faults.n; i++)
@@ -663,7 +759,7 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':
-		return parse_int("--duration", arg, 1, MAX_DURATION_S, &o->duration_s);
+		return parse_int("--duration", arg, MIN_DURATION_S, MAX_DURATION_S, &o->duration_s);
 	case 'o':
 		o->out = arg;
 		return 0;
@@ -736,7 +832,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_CALLERS:
 		return parse_names(&o->callers_list, "--callers", arg, callers_valid, print_callers);
 	case OPT_TASKS_PER_CPU:
-		return parse_int("--tasks-per-cpu", arg, 1, HT_TASKS_PER_CPU_MAX, &o->tasks_per_cpu);
+		return parse_int("--tasks-per-cpu", arg, HT_PARAM_MIN(tasks_per_cpu), HT_PARAM_MAX(tasks_per_cpu),
+				 &o->tasks_per_cpu);
 	case 't':
 		return parse_int("--timeout", arg, 10, 24 * 3600, &o->timeout_s);
 	case OPT_CRASH_GRACE:
@@ -764,7 +861,7 @@ static int apply_defaults(struct run_opts *o)
 			o->cpus[i] = default_cpus[i];
 		o->ncpus = ndefault_cpus;
 	}
-	if (!o->workloads.n && strv_push(&o->workloads, "full_update"))
+	if (!o->workloads.n && strv_push(&o->workloads, HT_PARAM_DEFAULT(workload)))
 		return -1;
 	if (!o->kernels.n && strv_push(&o->kernels, o->target_host ? "host" : "distro"))
 		return -1;
@@ -799,7 +896,7 @@ static int check_callers_map(const struct run_opts *o)
 		if (axis_is_default(AX_CALLERS, v))
 			continue;
 		for (size_t k = 0; k < o->map_types.n; k++)
-			if (strstr(o->map_types.v[k], "lru")) {
+			if (map_type_is_lru(o->map_types.v[k])) {
 				fprintf(stderr, irq ? "error: --callers %s with --map-type %s: nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)\n" :
 					"error: --callers %s with --map-type %s: task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)\n",
 					v, o->map_types.v[k]);

@@ -5,9 +5,12 @@
 #include "run/accel.h"
 #include "rundir/axes.h"
 #include "lib/util.h"
+#include "../kmod/params.h"
 
 #define MAX_VCPUS 256
-#define MAX_DURATION_S 3600
+/* --duration: whole seconds the module's duration_ms takes (kmod/params.h) */
+#define MIN_DURATION_S ((HT_PARAM_MIN(duration_ms) + 999) / 1000)
+#define MAX_DURATION_S (HT_PARAM_MAX(duration_ms) / 1000)
 #define DEFAULT_CRASH_GRACE_S 10
 #define MAX_CRASH_GRACE_S 600
 
@@ -77,9 +80,10 @@ int default_duration_s(enum accel_mode resolved);
 int parse_cpu_list(const char *s, int *cpus, int *n, int cap, char *err, size_t errlen);
 
 /*
- * A --fault value: "none" or the module's fault= syntax (kmod/README.md),
- * checked lightly: safe characters, each '+' part starts with none, delay:
- * or exhaust. 0 ok, -1 with a one-line message in err.
+ * A --fault value: "none" or a value of the module's fault=, parsed by the
+ * module's own parser (kmod/fault_spec.h). 0 ok, -1 with a one-line
+ * message in err (what is wrong, and in which fault when it holds
+ * several); whether a symbol or CPU list fits the guest is the module's.
  */
 int fault_check(const char *s, char *err, size_t errlen);
 

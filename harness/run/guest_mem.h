@@ -9,11 +9,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "run/cli.h"
+#include "../kmod/params.h"
 
-/* The module's defaults (kmod/htab_torture_main.c) for what is not given. */
-#define MAP_DEFAULT_TYPE "hash"
-#define MAP_DEFAULT_MAX_ENTRIES 4096
-#define MAP_DEFAULT_VALUE_SIZE 16	/* the stamp's size: the module's minimum */
+/* The module's defaults (kmod/params.h) for what is not given. */
+#define MAP_DEFAULT_TYPE HT_PARAM_DEFAULT(map_type)
+#define MAP_DEFAULT_MAX_ENTRIES HT_PARAM_DEFAULT(max_entries)
+#define MAP_DEFAULT_VALUE_SIZE HT_PARAM_DEFAULT(value_size)
 /* struct htab_elem (hash node, LRU/freelist node, hash) plus the u32 key. */
 #define MAP_ELEM_OVERHEAD 64
 #define MAP_SAFETY_FACTOR 2

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kmod/callers.h"
+#include "../kmod/fault_spec.h"
+#include "../kmod/params.h"
 #include "rundir/axes.h"
 
 const struct axis axes[AX_NR] = {
@@ -20,20 +21,22 @@ const struct axis axes[AX_NR] = {
 		       .nest = 1, .compare = AXC_KEY, .series = true, .column = 6,
 		       .guest = AXG_JOB_ENV, .guest_key = "NOISE_CMD" },
 	[AX_MAP_TYPE] = { .name = "map_type", .option = "--map-type", .in_id = AXID_SUFFIX,
-			  .slug = 'm', .dflt = "hash", .nest = 4, .compare = AXC_PARAM,
+			  .slug = 'm', .dflt = HT_PARAM_DEFAULT(map_type), .nest = 4, .compare = AXC_PARAM,
 			  .series = true, .column = 0, .guest = AXG_MODPARAM, .guest_key = "map_type" },
 	[AX_PREALLOC] = { .name = "prealloc", .option = "--prealloc", .in_id = AXID_SUFFIX,
-			  .slug = 'p', .numeric = true, .dflt = "1", .nest = 5, .compare = AXC_PARAM,
+			  .slug = 'p', .numeric = true, .dflt = HT_PARAM_DEFAULT_STR(prealloc), .nest = 5,
+			  .compare = AXC_PARAM,
 			  .series = true, .column = 0, .guest = AXG_MODPARAM, .guest_key = "prealloc" },
 	[AX_MAX_ENTRIES] = { .name = "max_entries", .option = "--max-entries", .in_id = AXID_SUFFIX,
-			     .slug = 'e', .numeric = true, .dflt = "4096", .nest = 6,
+			     .slug = 'e', .numeric = true,
+			     .dflt = HT_PARAM_DEFAULT_STR(max_entries), .nest = 6,
 			     .compare = AXC_PARAM, .series = true, .column = 0,
 			     .guest = AXG_MODPARAM, .guest_key = "max_entries" },
 	[AX_CALLERS] = { .name = "callers", .option = "--callers", .in_id = AXID_SUFFIX, .slug = 'c',
-			 .dflt = HT_CALLERS_DEFAULT, .nest = 6, .compare = AXC_PARAM, .series = true, .column = 0,
+			 .dflt = HT_PARAM_DEFAULT(callers), .nest = 6, .compare = AXC_PARAM, .series = true, .column = 0,
 			 .guest = AXG_MODPARAM, .guest_key = "callers" },
 	[AX_FAULT] = { .name = "fault", .option = "--fault", .in_id = AXID_SUFFIX, .slug = 'f',
-		       .dflt = "none", .nest = 2, .compare = AXC_KEY, .series = true, .column = 0,
+		       .dflt = HT_FAULT_NONE, .nest = 2, .compare = AXC_KEY, .series = true, .column = 0,
 		       .guest = AXG_MODPARAM, .guest_key = "fault" },
 	[AX_TEST_ACTION] = { .name = "test_action", .option = "--test-action",
 			     .in_id = AXID_SUFFIX, .slug = 'x', .dflt = "none",

@@ -2,8 +2,9 @@
 # --map-type, --prealloc and --max-entries are matrix axes (comma lists),
 # without a VM: a bad value of each is one line naming the option and what
 # it may be, exit 2, nothing written; a --modparam of the same parameter
-# beside the option is refused; a cell at every default keeps its old id,
-# others get -m<type>, -p<0|1>, -e<N> before -f<fault>.
+# beside the option is refused, and so is one the module does not have or
+# out of its bounds (kmod/params.h); a cell at every default keeps its old
+# id, others get -m<type>, -p<0|1>, -e<N> before -f<fault>.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir map_axes_cli)
 usage_error "--map-type 'array': must be one of hash, percpu_hash, lru_hash, lru_percpu_hash" \
@@ -19,6 +20,14 @@ usage_error "--modparam max_entries=100 and --max-entries: give the max_entries 
 	run --cpus 2 --max-entries 1000 --modparam max_entries=100 --out "$d/a"
 usage_error "--modparam map_type=hash and --map-type: give the map_type one way (--map-type)" \
 	run --cpus 2 --map-type percpu_hash --modparam map_type=hash --out "$d/a"
+# --modparam: a parameter of the module's list (kmod/params.h), an int in its bounds.
+usage_error "--modparam value_size=5000: value_size must be an integer 16..4096 (the module's bounds)" \
+	run --cpus 2 --modparam value_size=5000 --out "$d/a"
+usage_error "--modparam tasks_per_cpu=65: tasks_per_cpu must be an integer 1..64 or -1, its default" \
+	run --cpus 2 --modparam tasks_per_cpu=65 --out "$d/a"
+usage_error "--modparam max_entry=5: the module has no parameter 'max_entry' (valid: workload, map_type," \
+	run --cpus 2 --modparam max_entry=5 --out "$d/a"
+usage_error "--duration '601': must be an integer 1..600" run --cpus 2 --duration 601 --out "$d/a"
 [ -z "$(ls "$d")" ] || fail "a refused command wrote into $d: $(ls "$d")"
 expect_eq "plan" "$("$HT" run --plan-only --cpus 2 --map-type hash,lru_hash --prealloc 1 \
 	--max-entries 4096,65536 --fault none --fault exhaust | tr '\n' ' ')" \

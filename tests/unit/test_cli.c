@@ -169,12 +169,25 @@ static void test_bad_values(void **s)
 	EXPECT_RC(2, "--cpus", "2", "--workload", "nosuch", "--duration", "3", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update,", "--duration", "3", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "0", "--out", "/x");
-	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "3601", "--out", "/x");
+	/* the module's duration_ms bounds, 100..600000 ms, in whole seconds */
+	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "601", "--out", "/x");
+	EXPECT_RC(0, "--cpus", "2", "--workload", "full_update", "--duration", "600", "--out", "/x");
 	EXPECT_RC(2, "--cpus", "2", "--workload", "full_update", "--duration", "1.5", "--out", "/x");
 	EXPECT_RC(2, BASE, "--accel", "hvf");
 	EXPECT_RC(2, BASE, "--prealloc", "2");
 	EXPECT_RC(2, BASE, "--modparam", "novalue");
 	EXPECT_RC(2, BASE, "--modparam", "a=b c");
+	/* kmod/params.h: a parameter of the module, an int in its bounds or at its default */
+	EXPECT_RC(2, BASE, "--modparam", "no_such_param=1");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=15");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=4097");
+	EXPECT_RC(2, BASE, "--modparam", "value_size=16k");
+	EXPECT_RC(2, BASE, "--modparam", "map_id=2147483648");
+	EXPECT_RC(2, BASE, "--modparam", "tasks_per_cpu=0");
+	EXPECT_RC(0, BASE, "--modparam", "value_size=4096");
+	EXPECT_RC(0, BASE, "--modparam", "value_size=0x10");
+	EXPECT_RC(0, BASE, "--modparam", "tasks_per_cpu=-1");
+	EXPECT_RC(0, BASE, "--modparam", "selftest=corrupt");
 	EXPECT_RC(2, BASE, "--bpftrace", "../x");
 	EXPECT_RC(2, BASE, "--bpftrace", "a,,b");
 	EXPECT_RC(2, BASE, "--repeat", "0");
@@ -275,7 +288,12 @@ static void test_fault(void **s)
 	EXPECT_RC(0, BASE, "--modparam", "fault=exhaust");
 	assert_int_equal(fault_check("none+exhaust:p=1", err, sizeof(err)), 0);
 	assert_int_equal(fault_check("delay:x:1us+nonsense", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "--fault 'delay:x:1us+nonsense': must be none, delay[:SYMBOL]"));
+	assert_string_equal(err, "'nonsense': unknown fault type \"nonsense\" (valid: none delay exhaust)");
+	assert_int_equal(fault_check("exhaust:every=0", err, sizeof(err)), -1);
+	assert_string_equal(err, "every=0 must be an integer >= 1");
+	/* the module's limit of faults, and its parser behind --modparam fault= */
+	EXPECT_RC(2, BASE, "--fault", "exhaust+exhaust+exhaust+exhaust+exhaust");
+	EXPECT_RC(2, BASE, "--modparam", "fault=bogus");
 }
 
 /* --shard auto sets the shard as --shard I/N does (the manifest records o.shard_*). */

@@ -46,5 +46,10 @@ tasks_per_cpu tasks_per_cpu=4
 tasks_per_cpu callers=kthread+task tasks_per_cpu=0
 tasks_per_cpu callers=kthread+task tasks_per_cpu=65
 callers callers=kthread+task map_type=lru_hash
+fault fault=bogus
+fault fault=delay
+fault fault=exhaust:p=2
+fault fault=exhaust:cpus=4095
+fault fault=exhaust+exhaust+exhaust+exhaust+exhaust
 EOT
 exit $rc
