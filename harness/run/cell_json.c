@@ -364,6 +364,7 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
 	json_object_set_new(j, "restore", restore_json(cell));
+	json_object_set_new(j, "debug_info", json_boolean(c->o->debug_info));
 	json_object_set_new(j, "boot_path", json_string(cell->k->boot_path ? cell->k->boot_path
 									   : "bzimage"));
 	json_object_set_new(j, "boot_image", json_string(cell->k->boot_image[0] ? cell->k->boot_image
