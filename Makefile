@@ -11,6 +11,7 @@
 #   make seed-002  seed 002's htab-mem table (ops/s and the map's memory) beside ours
 #   make seed-003  seed 003's BM_DumpHashMap table beside ours: fixed vs before-003, ratio + CI
 #   make seed-004  seed 004's lookups/s per LRU map size beside ours: fixed vs before-004, ratio + CI
+#   make debug-symbols  install the distro guest kernel's -dbg package: its crashes decode to file:line
 #   make bisect-proofs  `htab-torture bisect` on four series made from the kit's own patches
 #   make coverage  every workload at 4 vCPUs on the coverage kernel: lines and branches hit per function
 
@@ -176,6 +177,14 @@ mutants: all image
 # Zero false alarms on every line's Debian kernels (distro-6.1, distro-6.12,
 # distro-6.12-rt): every workload x map type x prealloc at 4 vCPUs in one
 # run, one table (bench/false_alarms.sh: FA_KERNELS=, FA_REPEAT=, ...).
+# Debug symbols of the default distro kernel (858 MB download, 5.6 GB
+# installed for 6.1.0-57): its crash reports then decode to file:line
+# (cell.json crash.decoded, harness/lib/decode.h). Opt-in: not in deps.
+.PHONY: debug-symbols
+debug-symbols:
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -qq --no-install-recommends linux-image-$(KVER)-dbg
+
 # `htab-torture bisect` on series with known answers (issue 26): a FAIL
 # signature at step 3, before-000's ops/s loss at step 4, a flaky mutant at
 # step 2, and a series with no bad step (bench/bisect_proofs.sh: BISECT_LINE=,

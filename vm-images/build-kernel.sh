@@ -6,7 +6,7 @@
 # virtio/9p in modules; the kit needs the "before" behaviour, lock debugging,
 # NR_CPUS >= 96 and fault injection, in a kernel that boots fast under TCG.
 #
-# Usage: build-kernel.sh [--btf] [--force] [-j N] [LINE/]VARIANT
+# Usage: build-kernel.sh [--btf|--debug-info] [--force] [-j N] [LINE/]VARIANT
 #        build-kernel.sh --list
 # A variant is a directory vm-images/kernels/variants/VARIANT/ (or, for the
 # planted-bug kernels of `make mutants`, vm-images/kernels/mutants/VARIANT/) holding
@@ -29,7 +29,9 @@
 #                            break only where a patch writes). It is the KDIR
 #                            for out-of-tree modules.
 #   <name>-<hash12>/         bzImage, System.map, .config, build.info
-# <name> is LINE-VARIANT, or LINE-VARIANT-btf with --btf (btf.config added).
+# <name> is LINE-VARIANT, or LINE-VARIANT-btf with --btf (btf.config added),
+# or LINE-VARIANT-debug with --debug-info (debug.config: DWARF line tables
+# for decoded crash reports; --btf has them too).
 # The hash covers: the source package version, the fragments' content, the
 # patches' content, the name (it is in CONFIG_LOCALVERSION) and RECIPE below.
 # The same hash with an up-to-date tree returns at once; a changed patch set
@@ -112,11 +114,12 @@ usage() {
 	exit 2
 }
 
-btf=0 force=0 variant=
+btf=0 debug=0 force=0 variant=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--list) variants; exit 0 ;;
 	--btf) btf=1 ;;
+	--debug-info) debug=1 ;;
 	--force) force=1 ;;
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
@@ -161,6 +164,10 @@ if [ $btf = 1 ]; then
 	name=$name-btf
 	FRAGMENTS="$FRAGMENTS btf.config"
 	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-btf
+elif [ $debug = 1 ]; then
+	name=$name-debug
+	FRAGMENTS="$FRAGMENTS debug.config"
+	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-debug
 fi
 localversion=-htab-${name#"$line-"}
 
@@ -251,7 +258,7 @@ fi
 # objects, rather than a cold build of this tree alone (10 min each on 2 cores).
 if [ -n "$SEED_TREE" ] && [ ! -f "$tree/.htab-tree" ] && [ ! -f "$seed/.htab-hash" ]; then
 	msg "building the seed $seed_variant first"
-	"$0" $([ $btf = 1 ] && echo --btf) -j "$jobs" "$seed_variant" > /dev/null ||
+	"$0" $([ $btf = 1 ] && echo --btf) $([ $debug = 1 ] && echo --debug-info) -j "$jobs" "$seed_variant" > /dev/null ||
 		die "building the seed $seed_variant of $variant failed"
 fi
 if [ ! -f "$tree/.htab-tree" ]; then

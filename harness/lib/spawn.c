@@ -18,8 +18,8 @@ static void child(char *const argv[], const struct spawn_opts *o, int out_fd, pi
 		_exit(126);
 	if (o && o->dir && chdir(o->dir))
 		_exit(126);
-	if (o && o->null_stdin) {
-		int null = open("/dev/null", O_RDONLY);
+	if (o && (o->null_stdin || o->in)) {
+		int null = open(o->in ? o->in : "/dev/null", O_RDONLY);
 
 		if (null < 0)
 			_exit(126);

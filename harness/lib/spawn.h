@@ -11,6 +11,7 @@ struct spawn_opts {
 	const char *dir;	/* chdir first; NULL: here */
 	const char *log;	/* stdout and stderr into this file (truncated); NULL: inherited */
 	bool null_stdin;	/* stdin from /dev/null */
+	const char *in;		/* stdin from this file (instead of null_stdin) */
 	bool die_with_parent;	/* SIGKILL when the caller dies (kill -9 too) */
 };
 

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,4 +282,22 @@ int dir_is_empty(const char *path)
 			empty = 0;
 	closedir(d);
 	return empty;
+}
+
+int repo_root(char *out, size_t n)
+{
+	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
+	ssize_t len;
+
+	if (env && *env) {
+		snprintf(out, n, "%s", env);
+		return 0;
+	}
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len < 0)
+		return -1;
+	exe[len] = '\0';
+	/* <root>/harness/htab-torture: two dirname()s. */
+	snprintf(out, n, "%s", dirname(dirname(exe)));
+	return 0;
 }

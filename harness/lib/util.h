@@ -22,6 +22,8 @@ char *read_file(const char *path, size_t *len);
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 bool file_exists(const char *path);
+/* The kit's checkout from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
+int repo_root(char *out, size_t n);
 /* rm -rf without a shell (nftw, depth first, symlinks not followed); 0 when gone. */
 int remove_tree(const char *path);
 /* 1 empty, 0 not, -1 unreadable (errno set). */

@@ -145,7 +145,13 @@ static void problems_html(FILE *f, const struct rep_problems *p)
 
 		fprintf(f, "<tr class=\"v-%s\" data-verdict=\"%s\"><td><b>", g->verdict, g->verdict);
 		rep_html_esc(f, g->title);
-		fprintf(f, "</b></td><td>%s</td><td>", g->verdict);
+		fputs("</b>", f);
+		if (g->where) {
+			fputs("<br><code class=where>", f);
+			rep_html_esc(f, g->where);
+			fputs("</code>", f);
+		}
+		fprintf(f, "</td><td>%s</td><td>", g->verdict);
 		for (size_t k = 0; k < g->nkernels; k++) {
 			fputs(k ? ", " : "", f);
 			rep_html_esc(f, g->kernels[k]);

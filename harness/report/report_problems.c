@@ -61,9 +61,13 @@ static char *failures_text(json_t *failures)
 
 char *rep_problem_excerpt(const struct rep_cell *c)
 {
-	json_t *cj = c->cell_json;
-	const char *s = json_string_value(json_object_get(json_object_get(cj, "crash"), "excerpt"));
+	json_t *cj = c->cell_json, *crash = json_object_get(cj, "crash");
+	const char *s = json_string_value(json_object_get(crash, "decoded"));
 	char *ex = NULL;
+
+	/* decoded to file:line when the kernel had line tables (run/decode.h) */
+	if (!s)
+		s = json_string_value(json_object_get(crash, "excerpt"));
 
 	if (!strcmp(c->verdict, "CRASH"))
 		ex = s ? strdup(s) : crash_excerpt_from_console(c);
@@ -76,6 +80,20 @@ char *rep_problem_excerpt(const struct rep_cell *c)
 	    asprintf(&ex, "runner: %s", s) < 0)
 		ex = NULL;
 	return ex ? ex : strdup(rep_cell_title(c));
+}
+
+/* "func (file:line)" of cell.json crash.where, NULL when it has none. */
+static char *problem_where(const struct rep_cell *c)
+{
+	json_t *w = json_object_get(json_object_get(c->cell_json, "crash"), "where");
+	const char *fn = json_string_value(json_object_get(w, "function"));
+	const char *file = json_string_value(json_object_get(w, "file"));
+	char *out;
+
+	if (!fn || !file || asprintf(&out, "%s (%s:%lld)", fn, file,
+				     (long long)json_integer_value(json_object_get(w, "line"))) < 0)
+		return NULL;
+	return out;
 }
 
 static struct rep_problem *find_group(struct rep_problems *p, const struct rep_cell *c)
@@ -104,6 +122,7 @@ static int add_cell(struct rep_problems *p, const struct rep_cell *c)
 		g->verdict = problem_verdicts[verdict_rank(c->verdict)];
 		g->title = rep_cell_title(c);
 		g->excerpt = rep_problem_excerpt(c);
+		g->where = problem_where(c);
 		snprintf(path, sizeof(path), "%s/console.log", c->dir ? c->dir : "");
 		if (c->dir && file_exists(path) && asprintf(&g->console, "%s/console.log", c->id) < 0)
 			return -1;
@@ -157,6 +176,7 @@ void rep_problems_free(struct rep_problems *p)
 		free(p->v[i].kernels);
 		free(p->v[i].excerpt);
 		free(p->v[i].console);
+		free(p->v[i].where);
 	}
 	free(p->v);
 	memset(p, 0, sizeof(*p));

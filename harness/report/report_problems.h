@@ -22,6 +22,8 @@ struct rep_problem {
 					   failures, or the runner's last line */
 	char *console;			/* the first cell's console.log, relative to the run
 					   directory; NULL when it has none */
+	char *where;			/* the first cell's first frame in the allocator's
+					   files, "func (file:line)"; NULL: not decoded */
 };
 
 struct rep_problems {

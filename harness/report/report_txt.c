@@ -91,6 +91,8 @@ static void problems_text(FILE *f, const struct rep_problems *p)
 		fputs("\n     cells: ", f);
 		for (size_t k = 0; k < g->ncells; k++)
 			fprintf(f, "%s%s", k ? ", " : "", g->cells[k]->id);
+		if (g->where)
+			fprintf(f, "\n     where: %s", g->where);
 		if (g->console)
 			fprintf(f, "\n     console: %s", g->console);
 		fputs("\n", f);

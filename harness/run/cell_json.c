@@ -11,6 +11,7 @@
 #include "lib/numfmt.h"
 #include "parse/bpftrace_ndjson.h"
 #include "run/cell_json.h"
+#include "lib/decode.h"
 #include "run/hang.h"
 #include "rundir/coverage.h"
 #include "parse/console_scan.h"
@@ -363,6 +364,7 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
 	json_object_set_new(j, "restore", restore_json(cell));
+	json_object_set_new(j, "debug_info", json_boolean(c->o->debug_info));
 	json_object_set_new(j, "boot_path", json_string(cell->k->boot_path ? cell->k->boot_path
 									   : "bzimage"));
 	json_object_set_new(j, "boot_image", json_string(cell->k->boot_image[0] ? cell->k->boot_image
@@ -468,9 +470,40 @@ static int scan_crash(const struct cell *cell, struct console_report *rep, const
  * its first line (null when it was found only after the end) and to the
  * verdict.
  */
-static json_t *crash_json(const struct cell *cell, const struct boot_result *br,
-			  const struct console_report *rep, const char *src,
-			  const struct verdict_out *vo)
+/*
+ * The excerpt decoded to file:line (run/decode.h) and its first frame in
+ * the allocator's files; "decoded": null with "decode_why" when this
+ * kernel has no line tables here (what to build or install).
+ */
+static void add_decoded(const struct run_ctx *c, const struct cell *cell, const char *ex,
+			json_t *o)
+{
+	struct decoder d;
+	struct decoded_frame fr;
+	char why[PATH_MAX + 256] = "", *dec = NULL;
+	double t0 = now_mono();
+
+	const struct kernel_res *k = cell->k;
+	struct decode_kernel dk = { k->tree, k->kdir, k->release, k->line, k->module };
+
+	if (ex && !decoder_find(c->root, &dk, &d, why, sizeof(why)))
+		dec = decoder_run(&d, ex, why, sizeof(why));
+	json_object_set_new(o, "decoded", dec ? json_string(dec) : json_null());
+	if (dec && decode_allocator_frame(dec, &fr))
+		json_object_set_new(o, "where", json_pack("{s:s, s:s, s:i}", "function", fr.func,
+							  "file", fr.file, "line", fr.line));
+	else
+		json_object_set_new(o, "where", json_null());
+	if (dec)
+		json_object_set_new(o, "decode_s", json_real(now_mono() - t0));
+	else
+		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
+	free(dec);
+}
+
+static json_t *crash_json(const struct run_ctx *c, const struct cell *cell,
+			  const struct boot_result *br, const struct console_report *rep,
+			  const char *src, const struct verdict_out *vo)
 {
 	char *text = cell_file(cell, src), *ex = text ? console_excerpt(text, rep->lineno) : NULL;
 	double verdict_s = now_mono() - cell->t0;
@@ -480,6 +513,7 @@ static json_t *crash_json(const struct cell *cell, const struct boot_result *br,
 			      "reports", rep->nreports);
 
 	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
+	add_decoded(c, cell, ex, o);
 	json_object_set_new(o, "under_overcommit", json_boolean(vo->under_overcommit));
 	json_object_set_new(o, "seen_host_s", num_or_null(live ? cell->crash_seen_s : NAN));
 	json_object_set_new(o, "verdict_host_s", num_or_null(verdict_s));
@@ -655,7 +689,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	/* null: the shared boot went on to its next cell (cell.json "boot"). */
 	json_object_set_new(j, "qemu_exit", br->boot_goes_on ? json_null() : json_integer(br->qemu_exit));
 	if (vi.crash)
-		json_object_set_new(j, "crash", crash_json(cell, br, &rep, src, &vo));
+		json_object_set_new(j, "crash", crash_json(c, cell, br, &rep, src, &vo));
 	if (hang)
 		json_object_set_new(j, "hang", hang);
 	if (reason[0])

@@ -70,7 +70,7 @@ enum {
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
-	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU,
+	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -149,6 +149,10 @@ static const struct opt_spec run_opts_table[] = {
 	  "a kernel tree you built (bzImage, .config, Module.symvers, vmlinux):\n"
 	  "one more kernel, labelled tree-<DIR's name>; the module is built\n"
 	  "against it and its .config checked first (vm-images/tree-config.req)" },
+	{ "debug-info", OPT_DEBUG_INFO, "on|off", GUEST_GROUP,
+	  "on: build variant kernels with DWARF line tables\n"
+	  "(vm-images/kernels/debug.config, a build of its own: LINE-VARIANT-debug)\n"
+	  "so a crash's excerpt is decoded to file:line in cell.json; off (default)" },
 	{ "kernel-image", OPT_KERNEL_IMAGE, "PATH", GUEST_GROUP, "boot this image (one --kernel label)" },
 	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
 	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
@@ -756,6 +760,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
 	case OPT_RESTORE:
 		return parse_either("--restore", arg, "on", "off", "on", &o->restore);
+	case OPT_DEBUG_INFO:
+		return parse_either("--debug-info", arg, "on", "off", "on", &o->debug_info);
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':

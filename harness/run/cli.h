@@ -55,6 +55,7 @@ struct run_opts {
 	long lpj_value;			/* with LPJ_VALUE */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/pvh.h) */
 	bool restore;			/* --restore on: restore saved guests (run/snapshot.h) */
+	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 	bool boot_per_cell;		/* --boot-per-cell: every cell boots a guest of its own */
 	int cells_per_boot;		/* --cells-per-boot: at most N cells in a shared boot; 0 = all */

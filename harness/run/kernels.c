@@ -95,11 +95,16 @@ static int check_variant(const struct run_ctx *c, const char *label)
 /* build-kernel.sh VARIANT (cached when built); its last stdout line describes the build. */
 static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 {
-	char script[PATH_MAX], *out = NULL, *last, *argv[] = { script, k->label, NULL };
+	char script[PATH_MAX], *out = NULL, *last, *argv[] = { script, k->label, NULL, NULL };
 	int rc;
 
 	build_kernel_cmd(c, script, sizeof(script));
-	fprintf(stderr, "kernel %s: %s %s\n", k->label, script, k->label);
+	if (c->o->debug_info) {
+		argv[1] = "--debug-info";
+		argv[2] = k->label;
+	}
+	fprintf(stderr, "kernel %s: %s%s %s\n", k->label, script,
+		c->o->debug_info ? " --debug-info" : "", k->label);
 	rc = spawn_run(argv, NULL, &out);
 	if (!out || rc) {
 		fprintf(stderr, "error: --kernel '%s': %s %s failed (exit %d)\n", k->label, script,

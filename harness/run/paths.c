@@ -14,24 +14,6 @@
 #include "lib/spawn.h"
 #include "lib/util.h"
 
-int repo_root(char *out, size_t n)
-{
-	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
-	ssize_t len;
-
-	if (env && *env) {
-		snprintf(out, n, "%s", env);
-		return 0;
-	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
-		return -1;
-	exe[len] = '\0';
-	/* <root>/harness/htab-torture: two dirname()s. */
-	snprintf(out, n, "%s", dirname(dirname(exe)));
-	return 0;
-}
-
 int bzimage_release(const char *image, char *out, size_t n)
 {
 	unsigned char hdr[0x210];

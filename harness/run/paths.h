@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Repo root from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
-int repo_root(char *out, size_t n);
+#include "lib/util.h"
+
 /* Release string from a bzImage's setup header ("6.1.0-57-amd64"). */
 int bzimage_release(const char *image, char *out, size_t n);
 /* "vermagic=" of a .ko: its first word, the release it was built for. */

@@ -14,10 +14,18 @@
 #include "lib/opts.h"
 #include "lib/util.h"
 #include "parse/console_scan.h"
+#include "lib/decode.h"
 #include "scan/scan.h"
 
 static const struct opt_spec scan_opts[] = {
 	{ "json", 'j', NULL, "options", "print a JSON array, one object per file, instead of lines" },
+	{ "vmlinux", 'v', "PATH", "options",
+	  "decode each report to file:line with this vmlinux (DWARF line tables:\n"
+	  "a tree built with CONFIG_DEBUG_INFO, /usr/lib/debug/boot/vmlinux-R)\n"
+	  "and the kernel's scripts/decode_stacktrace.sh (its tree's, else the\n"
+	  "default line's source package's); prints the decoded report and its\n"
+	  "first frame in the allocator's files (where)" },
+	{ "modules", 'm', "DIR", "options", "with --vmlinux: where the .ko files of module frames are" },
 	{ "help", 'h', NULL, "options", "this text" },
 };
 #define NSCAN_OPTS (sizeof(scan_opts) / sizeof(scan_opts[0]))
@@ -27,11 +35,19 @@ struct scan_file {
 	char *text;
 	struct console_report rep;
 	bool found;
+	char *decoded;		/* with --vmlinux and a report */
+	struct decoded_frame where;
+	bool have_where;
+};
+
+struct scan_args {
+	bool json;
+	const char *vmlinux, *modules;
 };
 
 static void usage(FILE *f)
 {
-	fputs("usage: htab-torture scan [--json] FILE...\n"
+	fputs("usage: htab-torture scan [--json] [--vmlinux PATH [--modules DIR]] FILE...\n"
 	      "  Each FILE (a console.log, a dmesg.txt, any kernel log) through the classifier\n"
 	      "  that gives run's cells their CRASH verdict: its first kernel report (panic,\n"
 	      "  Oops, BUG:, WARNING:, GPF, KASAN, soft/hard lockup, RCU stall, hung task,\n"
@@ -45,20 +61,22 @@ static void usage(FILE *f)
 	      "2 usage error or a file that cannot be read (nothing printed)\n", f);
 }
 
-/* 0 ok (*json set, files from argv[optind]), 1 help printed, 2 usage error. */
-static int parse_args(int argc, char **argv, bool *json)
+/* 0 ok (*a set, files from argv[optind]), 1 help printed, 2 usage error. */
+static int parse_args(int argc, char **argv, struct scan_args *a)
 {
 	struct option longopts[NSCAN_OPTS + 1];
 	char names[128];
 	int c;
 
 	opts_long(longopts, scan_opts, NSCAN_OPTS);
-	*json = false;
+	memset(a, 0, sizeof(*a));
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': *json = true; break;
+		case 'j': a->json = true; break;
+		case 'v': a->vmlinux = optarg; break;
+		case 'm': a->modules = optarg; break;
 		case 'h': usage(stdout); return 1;
 		default:
 			opts_names(names, sizeof(names), scan_opts, NSCAN_OPTS);
@@ -69,6 +87,10 @@ static int parse_args(int argc, char **argv, bool *json)
 	}
 	if (optind == argc) {
 		fprintf(stderr, "error: no file to scan (see 'htab-torture scan --help')\n");
+		return 2;
+	}
+	if (a->modules && !a->vmlinux) {
+		fprintf(stderr, "error: --modules goes with --vmlinux (the kernel the modules belong to)\n");
 		return 2;
 	}
 	return 0;
@@ -88,6 +110,11 @@ static json_t *file_json(const struct scan_file *f)
 	json_object_set_new(o, "lineno", f->found ? json_integer(f->rep.lineno) : json_null());
 	json_object_set_new(o, "reports", json_integer(f->rep.nreports));
 	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
+	if (f->decoded)
+		json_object_set_new(o, "decoded", json_string(f->decoded));
+	if (f->have_where)
+		json_object_set_new(o, "where", json_pack("{s:s, s:s, s:i}", "function", f->where.func,
+							  "file", f->where.file, "line", f->where.line));
 	free(ex);
 	return o;
 }
@@ -116,20 +143,50 @@ static void print_lines(const struct scan_file *files, size_t n)
 
 		if (f->found)
 			printf("%s: %s: %s\n", f->path, crash_kind_name(f->rep.kind), f->rep.signature);
-		else
+		if (f->have_where)
+			printf("  where: %s (%s:%d)\n", f->where.func, f->where.file, f->where.line);
+		for (const char *l = f->decoded; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+			printf("  %.*s\n", (int)strcspn(l, "\n"), l);
+		if (!f->found)
 			printf("%s: clean\n", f->path);
 	}
+}
+
+/* f's first report decoded with d: 0, or -1 said. */
+static int decode_file(const struct decoder *d, struct scan_file *f)
+{
+	char why[PATH_MAX + 256] = "no excerpt", *ex = console_excerpt(f->text, f->rep.lineno);
+
+	f->decoded = ex ? decoder_run(d, ex, why, sizeof(why)) : NULL;
+	free(ex);
+	if (!f->decoded) {
+		fprintf(stderr, "error: %s: cannot decode its report: %s\n", f->path, why);
+		return -1;
+	}
+	f->have_where = decode_allocator_frame(f->decoded, &f->where);
+	return 0;
 }
 
 int cmd_scan(int argc, char **argv)
 {
 	struct scan_file *files;
+	struct scan_args a;
+	struct decoder d;
 	size_t n, nfound = 0;
-	bool json, unreadable = false;
-	int ret = parse_args(argc, argv, &json);
+	bool unreadable = false;
+	int ret = parse_args(argc, argv, &a);
 
 	if (ret)
 		return ret == 1 ? 0 : 2;
+	if (a.vmlinux) {
+		char root[PATH_MAX], why[PATH_MAX + 256];
+
+		if (repo_root(root, sizeof(root)) ||
+		    decoder_for_vmlinux(root, a.vmlinux, a.modules, &d, why, sizeof(why))) {
+			fprintf(stderr, "error: --vmlinux %s: %s\n", a.vmlinux, why);
+			return 2;
+		}
+	}
 	n = (size_t)(argc - optind);
 	files = calloc(n, sizeof(*files));
 	if (!files) {
@@ -153,11 +210,15 @@ int cmd_scan(int argc, char **argv)
 		}
 		f->found = console_scan(f->text, &f->rep) == 1;
 		nfound += f->found;
+		if (f->found && a.vmlinux && decode_file(&d, f)) {
+			unreadable = true;
+			continue;
+		}
 	}
 	ret = 2;
 	if (unreadable)
 		goto cleanup;
-	if (json) {
+	if (a.json) {
 		if (print_json(files, n)) {
 			fprintf(stderr, "error: cannot write the JSON\n");
 			goto cleanup;
@@ -167,8 +228,10 @@ int cmd_scan(int argc, char **argv)
 	}
 	ret = fflush(stdout) ? 2 : nfound ? 1 : 0;
 cleanup:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(files[i].text);
+		free(files[i].decoded);
+	}
 	free(files);
 	return ret;
 }

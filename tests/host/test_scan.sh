@@ -66,7 +66,7 @@ expect_eq "--json exit when clean" "$?" 0
 # Usage errors: exit 2, one line on stderr naming the culprit, nothing on stdout.
 usage_error "error: $d/missing.log: No such file or directory" scan "$clean" "$d/missing.log"
 usage_error "error: $d: Is a directory" scan "$d"
-usage_error "error: unknown option '--bogus': scan takes --json, --help" scan --bogus "$clean"
+usage_error "error: unknown option '--bogus': scan takes --json, --vmlinux, --modules, --help" scan --bogus "$clean"
 usage_error "error: no file to scan" scan
 usage_error "error: no file to scan" scan --json
 expect_eq "stdout of a scan with a missing file" "$("$HT" scan "$finding" "$d/missing.log" 2> /dev/null)" ""
@@ -83,6 +83,6 @@ refused() {	# FILE WANT: expect_no_kernel_report fails on FILE, saying WANT…
 refused "$finding" "FAIL: kernel report in the guest's log: $finding: "
 refused "$d/missing.log" "FAIL: scan exit 2: error: $d/missing.log: No such file"
 
-"$HT" scan --help | grep -q '^usage: htab-torture scan \[--json\] FILE\.\.\.$' || fail "scan --help: no usage line"
+"$HT" scan --help | grep -q '^usage: htab-torture scan \[--json\] \[--vmlinux PATH \[--modules DIR\]\] FILE\.\.\.$' || fail "scan --help: no usage line"
 "$HT" --help | grep -q '^  scan ' || fail "htab-torture --help does not list scan"
 echo "ok: scan --help, htab-torture --help"

@@ -1,0 +1,260 @@
+/* Kernel reports decoded to file:line (see decode.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/spawn.h"
+#include "lib/util.h"
+#include "lib/decode.h"
+
+#define DECODE_FILE(f) f,
+static const char *const allocator_files[] = { DECODE_ALLOCATOR_FILES(DECODE_FILE) NULL };
+#undef DECODE_FILE
+
+/* Does the ELF file at path have DWARF line tables (readelf, as the script checks)? */
+static bool has_line_tables(const char *path)
+{
+	char *argv[] = { "readelf", "-S", "-W", (char *)path, NULL };
+	struct spawn_opts o = { .null_stdin = true, .die_with_parent = true };
+	char *out = NULL;
+	bool yes;
+
+	if (!file_exists(path) || spawn_run(argv, &o, &out)) {
+		free(out);
+		return false;
+	}
+	yes = out && strstr(out, " .debug_line ");
+	free(out);
+	return yes;
+}
+
+static int set_path(char *dst, size_t n, const char *what, const char *a, const char *b,
+		    char *why, size_t wn)
+{
+	int len = snprintf(dst, n, "%s%s", a, b);
+
+	if (len < 0 || (size_t)len >= n) {
+		snprintf(why, wn, "%s path too long (over %zu bytes): %.64s...", what, n - 1, a);
+		return -1;
+	}
+	return 0;
+}
+
+/* What a vm-images/ tool printed on its first line, into out; -1 with why. */
+static int tool_line(const char *root, const char *tool, const char *arg1, const char *arg2,
+		     const char *what, char *out, size_t n, char *why, size_t wn)
+{
+	char path[PATH_MAX], *text = NULL;
+	struct spawn_opts o = { .null_stdin = true, .die_with_parent = true };
+	int rc;
+
+	if (set_path(path, sizeof(path), tool, root, tool, why, wn))
+		return -1;
+	rc = spawn_run((char *[]){ path, (char *)arg1, (char *)arg2, NULL }, &o, &text);
+	if (rc || !text || !*text) {
+		snprintf(why, wn, "no %s (%s %s: exit %d)", what, tool + 1, arg1, rc);
+		free(text);
+		return -1;
+	}
+	text[strcspn(text, "\n")] = '\0';
+	rc = set_path(out, n, what, text, "", why, wn);
+	free(text);
+	return rc;
+}
+
+/* The line's decode_stacktrace.sh, taken from its source package once (a shell file's job). */
+static int line_script(const char *root, const char *line, char *out, size_t n,
+		       char *why, size_t wn)
+{
+	return tool_line(root, "/vm-images/decode-script.sh", line, NULL, "decode_stacktrace.sh",
+			 out, n, why, wn);
+}
+
+/* The script of the tree vmlinux was built in, when it is there. */
+static void tree_script(const char *tree, char *out, size_t n)
+{
+	char path[PATH_MAX], why[64];
+
+	if (!set_path(path, sizeof(path), "decode_stacktrace.sh", tree,
+		      "/scripts/decode_stacktrace.sh", why, sizeof(why)) && file_exists(path))
+		snprintf(out, n, "%s", path);
+}
+
+int decoder_for_vmlinux(const char *root, const char *vmlinux, const char *modpath,
+			struct decoder *d, char *why, size_t wn)
+{
+	char dir[PATH_MAX], line[64];
+
+	memset(d, 0, sizeof(*d));
+	if (!has_line_tables(vmlinux)) {
+		snprintf(why, wn, "%s: not an ELF file with DWARF line tables (.debug_line)", vmlinux);
+		return -1;
+	}
+	snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", vmlinux);
+	snprintf(d->modpath, sizeof(d->modpath), "%s", modpath ? modpath : "");
+	snprintf(dir, sizeof(dir), "%s", vmlinux);
+	tree_script(dirname(dir), d->script, sizeof(d->script));
+	if (*d->script)
+		return 0;
+	if (tool_line(root, "/vm-images/kernel-lines.sh", "line", "distro", "default kernel line",
+		      line, sizeof(line), why, wn))
+		return -1;
+	return line_script(root, line, d->script, sizeof(d->script), why, wn);
+}
+
+int decoder_find(const char *root, const struct decode_kernel *k, struct decoder *d,
+		 char *why, size_t wn)
+{
+	const char *trees[] = { k->tree, k->kdir, NULL };
+	char path[PATH_MAX], mod[PATH_MAX];
+	const char *tree = NULL;
+
+	memset(d, 0, sizeof(*d));
+	*why = '\0';
+	for (int i = 0; trees[i]; i++) {
+		if (!*trees[i])
+			continue;
+		if (set_path(path, sizeof(path), "vmlinux", trees[i], "/vmlinux", why, wn))
+			return -1;
+		if (has_line_tables(path)) {
+			tree = trees[i];
+			break;
+		}
+	}
+	if (tree) {
+		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
+		tree_script(tree, d->script, sizeof(d->script));
+	} else {
+		if (set_path(path, sizeof(path), "vmlinux", "/usr/lib/debug/boot/vmlinux-", k->release,
+			     why, wn))
+			return -1;
+		if (!has_line_tables(path)) {
+			if (*k->kdir || *k->tree)
+				snprintf(why, wn, "%s/vmlinux has no line tables (build the variant with "
+					 "--debug-info, or the tree with CONFIG_DEBUG_INFO)",
+					 *k->tree ? k->tree : k->kdir);
+			else
+				snprintf(why, wn, "no debug symbols for %s (make debug-symbols installs "
+					 "linux-image-%s-dbg)", k->release, k->release);
+			return -1;
+		}
+		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
+	}
+	if (!*d->script && line_script(root, k->line, d->script, sizeof(d->script), why, wn))
+		return -1;
+	snprintf(mod, sizeof(mod), "%s", k->module);
+	if (*k->module)
+		snprintf(d->modpath, sizeof(d->modpath), "%s", dirname(mod));
+	return 0;
+}
+
+char *decoder_run(const struct decoder *d, const char *excerpt, char *why, size_t wn)
+{
+	char in[] = "/tmp/htab-decode-XXXXXX", *out = NULL;
+	size_t len = strlen(excerpt);
+	int fd = mkstemp(in), rc;
+
+	if (fd < 0 || write(fd, excerpt, len) != (ssize_t)len) {
+		snprintf(why, wn, "cannot write the excerpt to %s: %s", in, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(in);
+		}
+		return NULL;
+	}
+	close(fd);
+	{
+		char *argv[] = { "bash", (char *)d->script, (char *)d->vmlinux, "auto",
+				 (char *)d->modpath, NULL };
+		struct spawn_opts o = { .in = in, .die_with_parent = true };
+
+		if (!*d->modpath)
+			argv[4] = NULL;
+		rc = spawn_run(argv, &o, &out);
+	}
+	unlink(in);
+	if (rc || !out) {
+		snprintf(why, wn, "%s exit %d", d->script, rc);
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The allocator file that path ends with (after a '/' or whole), or NULL. */
+static const char *allocator_file(const char *path, size_t len)
+{
+	for (const char *const *f = allocator_files; *f; f++) {
+		size_t fl = strlen(*f);
+
+		if (len >= fl && !strncmp(path + len - fl, *f, fl) &&
+		    (len == fl || path[len - fl - 1] == '/'))
+			return *f;
+	}
+	return NULL;
+}
+
+/*
+ * One decoded line: "... [?] [SEG:]func (loc loc ...)" where each loc is
+ * FILE:LINE, maybe followed by "(discriminator N)". The frame when one of
+ * its locations is the allocator's.
+ */
+static bool frame_of_line(const char *l, struct decoded_frame *fr)
+{
+	const char *open = strstr(l, " ("), *p, *name;
+	size_t nlen;
+
+	if (!open || open == l)
+		return false;
+	for (name = open; name > l && !isspace((unsigned char)name[-1]); name--)
+		;
+	/* "RIP: 0010:func": the segment before the name */
+	for (p = name; p < open; p++)
+		if (*p == ':')
+			name = p + 1;
+	nlen = (size_t)(open - name);
+	if (!nlen || nlen >= sizeof(fr->func))
+		return false;
+	/* "? func": an unreliable frame, a stale return address on the stack */
+	for (p = name; p > l && isspace((unsigned char)p[-1]); p--)
+		;
+	if (p > l && p[-1] == '?')
+		return false;
+	for (p = open + 2; *p && *p != '\n';) {
+		const char *tok = p, *colon;
+		size_t tl = strcspn(tok, " )\n");
+		const char *f;
+
+		p += tl;
+		while (*p == ' ' || *p == ')')
+			p++;
+		colon = memchr(tok, ':', tl);
+		if (!colon || !isdigit((unsigned char)colon[1]))
+			continue;
+		f = allocator_file(tok, (size_t)(colon - tok));
+		if (!f)
+			continue;
+		snprintf(fr->func, sizeof(fr->func), "%.*s", (int)nlen, name);
+		snprintf(fr->file, sizeof(fr->file), "%s", f);
+		fr->line = atoi(colon + 1);
+		return true;
+	}
+	return false;
+}
+
+bool decode_allocator_frame(const char *decoded, struct decoded_frame *f)
+{
+	for (const char *l = decoded; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		char line[1024];
+
+		snprintf(line, sizeof(line), "%.*s", (int)strcspn(l, "\n"), l);
+		if (frame_of_line(line, f))
+			return true;
+	}
+	memset(f, 0, sizeof(*f));
+	return false;
+}
