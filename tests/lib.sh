@@ -39,6 +39,39 @@ expect_no_kernel_report() {
 	echo "ok: no kernel report in $*"
 }
 
+# cell_dir NAME RUN AXIS=VALUE...: set NAME to the directory of the one cell of
+# run RUN whose axes have these values, e.g. cell_dir c "$d/run" callers=kthread+nmi.
+# The cells and their axes come from RUN/summary.json (the cells the run
+# recorded, rewritten after each, so no run arguments to repeat here and no
+# id spelled out); an AXIS is a key of `run --plan-only --json`'s cells
+# (vcpus, workload, kernel, noise, ..., test_action, repeat), and a cell
+# without the key has it at none (test_action left off). No such cell, or
+# several, fails naming them.
+cell_dir() {
+	local _cd_name=$1 _cd_run=$2 _cd_kv _cd_ids
+	shift 2
+	[ -n "${PLAN_AXES:-}" ] || PLAN_AXES=$("$HT" run --plan-only --json --test-action panic --out . |
+		jq -r '.[0] | del(.id, .dir) | keys | join(" ")')
+	[ -n "$PLAN_AXES" ] || fail "cell_dir: no axes from 'htab-torture run --plan-only --json'"
+	[ $# -gt 0 ] || fail "cell_dir $_cd_run: no AXIS=VALUE"
+	for _cd_kv; do
+		[[ $_cd_kv == ?*=* ]] || fail "cell_dir: '$_cd_kv' is not AXIS=VALUE"
+		[[ " $PLAN_AXES " == *" ${_cd_kv%%=*} "* ]] ||
+			fail "cell_dir: '${_cd_kv%%=*}' is not an axis (axes: $PLAN_AXES)"
+	done
+	[ -r "$_cd_run/summary.json" ] || fail "cell_dir: no $_cd_run/summary.json"
+	_cd_ids=$(jq -r '($ARGS.positional | map(capture("^(?<k>[^=]+)=(?<v>.*)$"))) as $want
+		| .cells[] | select(. as $c | all($want[]; ($c[.k] // "none" | tostring) == .v)) | .cell' \
+		"$_cd_run/summary.json" --args "$@") || fail "cell_dir: cannot read $_cd_run/summary.json"
+	case $(grep -c . <<< "$_cd_ids") in
+	0) fail "cell_dir: no cell of $_cd_run has $*" ;;
+	1) ;;
+	*) fail "cell_dir: several cells of $_cd_run have $*: $(paste -sd' ' <<< "$_cd_ids")" ;;
+	esac
+	[ -d "$_cd_run/$_cd_ids" ] || fail "cell_dir: $_cd_run/summary.json lists $_cd_ids, no such directory"
+	printf -v "$_cd_name" '%s' "$_cd_run/$_cd_ids"
+}
+
 # workloads: the module's workloads, one a line, from kmod/workloads.h (their one list)
 workloads() { sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$ROOT/kmod/workloads.h"; }
 

@@ -34,21 +34,21 @@ EOS
 chmod +x "$fake"
 export HTAB_QEMU=$fake FAKE_LOG=$d/calls
 over=$(( $(nproc) * 4 ))
-c=v$over-full_update-distro-none-r0
 "$HT" run --cpus "$over" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --crash-grace 0 \
 	--out "$d/over" > "$d/over.out" 2> "$d/over.err"
 expect_eq "exit (CRASH)" "$?" 1
 expect_eq "boots" "$(paste -sd, "$d/calls")" boot,boot
-j=$d/over/$c/cell.json
+cell_dir c "$d/over" vcpus="$over"
+j=$c/cell.json
 expect_eq "verdict" "$(jq -r .verdict "$j")" CRASH
 expect_eq "signature" "$(jq -r .signature "$j")" "BUG: soft lockup in alg_test (TCG overcommit 4×)"
 expect_eq "attempt" "$(jq .attempt "$j")" 2
 expect_eq "boot_retried" "$(jq -c .boot_retried "$j")" \
 	'{"verdict":"CRASH","signature":"BUG: soft lockup in alg_test (TCG overcommit 4×)","console":"console-boot-stall-1.log"}'
 expect_eq "no retry asked of the last attempt" "$(jq .boot_retry "$j")" null
-[ -s "$d/over/$c/console-boot-stall-1.log" ] || fail "the first attempt's console is gone"
-expect_eq "first attempt kept" "$(jq -r .boot_retry "$d/over/$c/boot-stall-1.json")" true
-grep -q "$c: CRASH: BUG: soft lockup in alg_test (TCG overcommit 4×) while booting under TCG (the kernel not exercised yet); booting it again" \
+[ -s "$c/console-boot-stall-1.log" ] || fail "the first attempt's console is gone"
+expect_eq "first attempt kept" "$(jq -r .boot_retry "$c/boot-stall-1.json")" true
+grep -q "${c##*/}: CRASH: BUG: soft lockup in alg_test (TCG overcommit 4×) while booting under TCG (the kernel not exercised yet); booting it again" \
 	"$d/over.out" "$d/over.err" || fail "the retry was not said"
 expect_eq "summary holds the cell once" "$(jq '.cells | length' "$d/over/summary.json")" 1
 
@@ -58,14 +58,16 @@ n=$(nproc)
 	--out "$d/fit" > "$d/fit.out" 2> "$d/fit.err"
 expect_eq "no overcommit: exit" "$?" 1
 expect_eq "no overcommit: boots" "$(paste -sd, "$d/calls")" boot
-expect_eq "no overcommit: boot_retried" "$(jq .boot_retried "$d/fit/v$n-full_update-distro-none-r0/cell.json")" null
+cell_dir c "$d/fit" vcpus="$n"
+expect_eq "no overcommit: boot_retried" "$(jq .boot_retried "$c/cell.json")" null
 
 : > "$d/calls"
 FAKE_SILENT=1 "$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off \
 	--timeout 10 --out "$d/silent" > "$d/silent.out" 2> "$d/silent.err"
 expect_eq "silent boot: exit (TIMEOUT)" "$?" 1
 expect_eq "silent boot: boots" "$(paste -sd, "$d/calls")" boot,boot
-j=$d/silent/v$n-full_update-distro-none-r0/cell.json
+cell_dir c "$d/silent" vcpus="$n"
+j=$c/cell.json
 expect_eq "silent boot: verdict" "$(jq -r .verdict "$j")" TIMEOUT
 expect_eq "silent boot: attempt" "$(jq .attempt "$j")" 2
 expect_eq "silent boot: boot_retried" "$(jq -r .boot_retried.verdict "$j")" TIMEOUT

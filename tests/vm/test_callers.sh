@@ -21,9 +21,9 @@ expect_eq "cells" "$(jq '.cells | length' "$s")" 8
 expect_eq "verdicts" "$(jq -r '[.cells[].verdict] | unique | join(" ")' "$s")" PASS
 for v in 2 4; do
 	for w in churn full_update; do
-		base="$d/run/v$v-$w-distro-none-r0"
-		nmi="$base-ckthread+nmi"
-		[ -d "$base" ] && [ -d "$nmi" ] || fail "no cells $base{,-ckthread+nmi}"
+		cell_dir base "$d/run" vcpus=$v workload=$w callers=kthread
+		cell_dir nmi "$d/run" vcpus=$v workload=$w callers=kthread+nmi
+		expect_eq "v$v $w ids: the default's, -c<callers> beside it" "${nmi##*/}" "${base##*/}-ckthread+nmi"
 		! grep -q 'callers=' "$base/job.env" || fail "$base: the default cell passes callers="
 		grep -q 'callers=kthread+nmi' "$nmi/job.env" || fail "$nmi: job.env lacks callers=kthread+nmi"
 		expect_eq "v$v $w default callers" "$(jq -r '[.callers[].kind] | join(" ")' "$base/module.json")" kthread
@@ -62,7 +62,7 @@ expect_no_kernel_report "$d"/run/*/console.log
 "$HT" run --cpus 2 --workload churn --map-type percpu_hash --callers kthread+nmi+irq --duration 2 \
 	--bpftrace none --out "$d/all" > "$d/all.out" || fail "harness exit $? ($(tail -3 "$d/all.out"))"
 cat "$d/all.out"
-c="$d/all/v2-churn-distro-none-r0-mpercpu_hash-ckthread+nmi+irq"
+cell_dir c "$d/all" callers=kthread+nmi+irq
 expect_eq "all kinds verdict" "$(jq -r '.cells[0].verdict' "$d/all/summary.json")" PASS
 m="$c/module.json"
 expect_eq "all kinds callers" "$(jq -r '[.callers[].kind] | join(" ")' "$m")" "kthread nmi irq"

@@ -15,8 +15,8 @@ spec="delay:___pcpu_freelist_pop_nmi:1ns"
 	fail "harness exit $? ($(tail -3 "$d/run.out"))"
 cat "$d/run.out"
 expect_eq "verdicts" "$(jq -r '[.cells[].verdict] | join(" ")' "$d/run/summary.json")" "PASS PASS"
-base="$d/run/v2-churn-fixed-none-r0-fdelay____pcpu_freelist_pop_nmi_1ns"
-nmi="$d/run/v2-churn-fixed-none-r0-ckthread+nmi-fdelay____pcpu_freelist_pop_nmi_1ns"
+cell_dir base "$d/run" callers=kthread
+cell_dir nmi "$d/run" callers=kthread+nmi
 expect_eq "pop_nmi calls, kthread callers" "$(jq '.faults[0].hits' "$base/module.json")" 0
 m="$nmi/module.json"
 n='.callers[] | select(.kind == "nmi")'

@@ -51,20 +51,23 @@ check_task() {
 }
 
 for w in churn full_update; do
-	base="$d/run/v2-$w-distro-none-r0"
+	cell_dir base "$d/run" workload=$w callers=kthread
+	cell_dir task "$d/run" workload=$w callers=kthread+task
 	! grep -q 'callers=\|tasks_per_cpu=' "$base/job.env" || fail "$base: the default cell passes callers= or tasks_per_cpu="
 	expect_eq "$w default callers" "$(jq -r '[.callers[].kind] | join(" ")' "$base/module.json")" kthread
 	[ ! -e "$base/tasks.log" ] || fail "$base: htab-tasks ran in a kthread cell"
-	check_task "$base-ckthread+task" 4 "$w"
-	! grep -q 'tasks_per_cpu=' "$base-ckthread+task/job.env" || fail "$w: tasks_per_cpu= without --tasks-per-cpu"
+	check_task "$task" 4 "$w"
+	! grep -q 'tasks_per_cpu=' "$task/job.env" || fail "$w: tasks_per_cpu= without --tasks-per-cpu"
 	echo "$w: kthread ops/s $(jq .totals.ops_per_sec "$base/module.json") without tasks," \
-		"$(jq .totals.ops_per_sec "$base-ckthread+task/module.json") with"
+		"$(jq .totals.ops_per_sec "$task/module.json") with"
 done
-m="$d/run/v2-churn-distro-none-r0-ckthread+task/module.json"
+cell_dir task "$d/run" workload=churn callers=kthread+task
+m=$task/module.json
 n='.callers[] | select(.kind == "task")'
 expect_cmp "churn task inserts that fit" "$(jq "$n | .ops_by_kind.update - (.errors.E2BIG // 0)" "$m")" ">" 0
 expect_cmp "churn task deletes" "$(jq "$n | .ops_by_kind.delete" "$m")" ">" 0
-m="$d/run/v2-full_update-distro-none-r0-ckthread+task/module.json"
+cell_dir task "$d/run" workload=full_update callers=kthread+task
+m=$task/module.json
 expect_eq "full_update task inserts: none fit" "$(jq "$n | .live_delta + .ops_by_kind.delete" "$m")" 0
 expect_cmp "full_update task E2BIG" "$(jq "$n | .errors.E2BIG" "$m")" ">" 0
 expect_no_kernel_report "$d"/run/*/console.log
@@ -72,7 +75,7 @@ expect_no_kernel_report "$d"/run/*/console.log
 "$HT" run --cpus 2 --workload churn --map-type percpu_hash --callers kthread+task --tasks-per-cpu 3 \
 	--duration 2 --bpftrace none --out "$d/pc" > "$d/pc.out" || fail "harness exit $? ($(tail -3 "$d/pc.out"))"
 cat "$d/pc.out"
-c="$d/pc/v2-churn-distro-none-r0-mpercpu_hash-ckthread+task"
+cell_dir c "$d/pc" callers=kthread+task
 expect_eq "percpu verdict" "$(jq -r '.cells[0].verdict' "$d/pc/summary.json")" PASS
 grep -q 'tasks_per_cpu=3' "$c/job.env" || fail "$c: job.env lacks tasks_per_cpu=3"
 check_task "$c" 3 percpu_hash

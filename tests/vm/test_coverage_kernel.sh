@@ -17,7 +17,7 @@ rc=$?
 cat "$d.err"
 expect_eq "harness exit" "$rc" 0
 for w in full_update lookup; do
-	c="$d/v2-$w-coverage-none-r0"
+	cell_dir c "$d" workload=$w
 	expect_eq "$w verdict" "$(jq -r .verdict "$c/cell.json")" PASS
 	for s in workload verdict; do
 		n=$(find "$c/gcov/$s" -name '*.gcda' -size +0 | wc -l)
@@ -28,9 +28,11 @@ for w in full_update lookup; do
 done
 # pop_lines CELL SNAPSHOT: lines of ___pcpu_freelist_pop hit
 pop_lines() {
+	local c
+	cell_dir c "$d" workload="$1"
 	jq -e --arg s "$2" '.snapshots[$s].files[] | select(.path == "kernel/bpf/percpu_freelist.c")
 		| .functions[] | select(.name == "___pcpu_freelist_pop") | .lines.hit' \
-		"$d/v2-$1-coverage-none-r0/coverage.json" || fail "$1: no ___pcpu_freelist_pop row in $2"
+		"$c/coverage.json" || fail "$1: no ___pcpu_freelist_pop row in $2"
 }
 expect_cmp "full_update: pop lines hit by the workload" "$(pop_lines full_update workload)" ">=" 5
 expect_eq "lookup: pop lines hit by the workload" "$(pop_lines lookup workload)" 0

@@ -18,7 +18,7 @@ d=$(fresh_dir distro_lines)
 	--fault 'delay:__pcpu_freelist_pop:1us:p=0.01+exhaust:p=0.05' --out "$d" ||
 	fail "harness exit $?"
 for k in distro-6.12 distro-6.12-rt; do
-	c=$(ls -d "$d"/v2-churn-$k-none-r0-f*/) || fail "no cell of $k"
+	cell_dir c "$d" kernel=$k
 	j=$c/cell.json m=$c/module.json
 	expect_eq "$k verdict" "$(jq -r .verdict "$j")" PASS
 	expect_eq "$k kernel_name" "$(jq -r .kernel_name "$j")" "$k"
@@ -36,6 +36,7 @@ for k in distro-6.12 distro-6.12-rt; do
 	expect_eq "$k reinserted == capacity" "$(jq '.verdict.reinserted' "$m")" "$(jq '.verdict.capacity' "$m")"
 	expect_no_kernel_report "$c/console.log"
 done
-grep -q "PREEMPT_RT" "$d"/v2-churn-distro-6.12-rt-*/console.log ||
+cell_dir c "$d" kernel=distro-6.12-rt
+grep -q "PREEMPT_RT" "$c/console.log" ||
 	grep -q "^CONFIG_PREEMPT_RT=y" "/boot/config-$("$kl" release distro-6.12-rt)" ||
 	fail "distro-6.12-rt is not PREEMPT_RT"

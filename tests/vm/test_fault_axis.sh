@@ -14,31 +14,31 @@ spec="delay:__pcpu_freelist_pop:10us"
 	> "$d/run.out" || fail "harness exit $? ($(tail -3 "$d/run.out"))"
 cat "$d/run.out"
 s="$d/run/summary.json"
-none=v2-full_update-distro-none-r0
-delay=v2-full_update-distro-none-r0-fdelay___pcpu_freelist_pop_10us
-expect_eq "cells" "$(jq -r '[.cells[].cell] | join(" ")' "$s")" "$none $delay"
+cell_dir none "$d/run" fault=none
+cell_dir delay "$d/run" fault="$spec"
+expect_eq "cells, none first" "$(jq -r '[.cells[].cell] | join(" ")' "$s")" "${none##*/} ${delay##*/}"
 expect_eq "verdicts" "$(jq -r '[.cells[].verdict] | join(" ")' "$s")" "PASS PASS"
 expect_eq "faults" "$(jq -r '[.cells[].fault] | join(" ")' "$s")" "none $spec"
-grep -q "fault=$spec" "$d/run/$delay/job.env" || fail "job.env lacks fault=$spec"
-! grep -q "fault=" "$d/run/$none/job.env" || fail "the none cell passes a fault="
+grep -q "fault=$spec" "$delay/job.env" || fail "job.env lacks fault=$spec"
+! grep -q "fault=" "$none/job.env" || fail "the none cell passes a fault="
 expect_cmp "delay cell pop p50 (ns)" "$(jq ".cells[1].pop_ns.p50" "$s")" ">=" "$ns"
 expect_cmp "none cell pop p50 (ns)" "$(jq ".cells[0].pop_ns.p50" "$s")" "<" "$ns"
-c="$d/run/$delay/cell.json"
+c="$delay/cell.json"
 expect_eq "cell.json fault" "$(jq -r .fault "$c")" "$spec"
 expect_eq "cell.json faults[0].type" "$(jq -r '.faults[0].type' "$c")" delay
 expect_cmp "cell.json faults[0].injected" "$(jq '.faults[0].injected' "$c")" ">" 0
-expect_eq "none cell faults" "$(jq -c .faults "$d/run/$none/cell.json")" "[]"
+expect_eq "none cell faults" "$(jq -c .faults "$none/cell.json")" "[]"
 # A run with faults measures every cell with the kprobe form, so the two compare.
 for cell in "$none" "$delay"; do
-	expect_eq "$cell pop script form" \
-		"$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$d/run/$cell/cell.json")" kprobe
+	expect_eq "${cell##*/} pop script form" \
+		"$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$cell/cell.json")" kprobe
 done
 # --bpftrace NAME,NAME: each script's NDJSON kept and read.
-for cell in $none $delay; do
+for cell in "$none" "$delay"; do
 	for bt in __pcpu_freelist_pop alloc_htab_elem; do
-		[ -s "$d/run/$cell/bpftrace/$bt.ndjson" ] || fail "$cell: no bpftrace/$bt.ndjson"
-		expect_cmp "$cell $bt @ns count" \
-			"$(jq ".bpftrace.$bt.hists[\"@ns\"].count // 0" "$d/run/$cell/cell.json")" ">" 0
+		[ -s "$cell/bpftrace/$bt.ndjson" ] || fail "${cell##*/}: no bpftrace/$bt.ndjson"
+		expect_cmp "${cell##*/} $bt @ns count" \
+			"$(jq ".bpftrace.$bt.hists[\"@ns\"].count // 0" "$cell/cell.json")" ">" 0
 	done
 done
 grep -q "fault" "$d/run.out" || fail "run table lacks the fault column"

@@ -8,7 +8,7 @@
 d=$(fresh_dir fault_bad_symbol)
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --out "$d" --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/fault_bad_symbol.sh" || fail "harness exit $?"
-c=$(ls -d "$d"/v*/) || fail "no cell"
+cell_dir c "$d" vcpus=2
 expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS
 [ -s "$c/cases.txt" ] || fail "no cases.txt"
 sed 's/^/  /' "$c/cases.txt"
@@ -28,7 +28,7 @@ expect_no_kernel_report "$c/console.log"
 d2=$(fresh_dir fault_bad_symbol_std)
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --out "$d2" --bpftrace none \
 	--modparam fault=delay:no_such_function_xyz:2000ns > "$d2/run.out" 2>&1 && fail "harness passed a refused insmod"
-c2=$(ls -d "$d2"/v*/) || fail "no cell"
+cell_dir c2 "$d2" vcpus=2
 expect_eq "standard flow: verdict" "$(jq -r '.cells[0].verdict' "$d2/summary.json")" FAIL
 expect_eq "standard flow: runner exit" "$(jq -r '.cells[0].exit_status' "$d2/summary.json")" 2
 grep -q 'Invalid' "$c2/insmod.err" || fail "insmod.err: $(cat "$c2/insmod.err")"

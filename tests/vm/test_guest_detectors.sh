@@ -9,7 +9,7 @@ d=$(fresh_dir guest_detectors)
 "$HT" run "${RESTORE[@]}" --cpus 4 --accel tcg --bpftrace none --duration 1 \
 	--job-script "$ROOT/tests/vm/jobs/read_detectors.sh" --out "$d" > "$d.out" 2> "$d.err" ||
 	{ cat "$d.err"; fail "harness exit $?"; }
-c=$d/v4-full_update-distro-none-r0
+cell_dir c "$d" vcpus=4
 cores=$(nproc)
 over=$(( (4 + cores - 1) / cores ))
 wd=$(( 10 * over > 60 ? 60 : 10 * over ))

@@ -20,7 +20,7 @@ cj() { jq -r "$2" "$1/cell.json"; }
 "$HT" run --cpus 2 --test-action hang --bpftrace none --duration 1 --timeout 40 \
 	--out "$d/idle" > "$d/idle.out" 2>&1
 expect_eq "exit of the hang run" $? 1
-c=$d/idle/v2-full_update-distro-none-r0-xhang
+cell_dir c "$d/idle" test_action=hang
 expect_eq "idle verdict" "$(cj "$c" .verdict)" TIMEOUT
 expect_eq "idle signature" "$(cj "$c" .signature)" "hang: every CPU idle"
 expect_eq "idle hang.budget" "$(cj "$c" .hang.budget)" "host deadline 40 s"
@@ -40,7 +40,7 @@ fi
 "$HT" run --kernel mut-pop-no-unlink --cpus 4 --workload full_update --duration 3 --bpftrace none \
 	--timeout 30 --out "$d/mut" > "$d/mut.out" 2>&1
 expect_eq "exit of the mutant run" $? 1
-c=$(ls -d "$d"/mut/v4-*)
+cell_dir c "$d/mut" vcpus=4
 v=$(cj "$c" .verdict)
 [ "$v" = TIMEOUT ] || [ "$v" = CRASH ] || fail "mutant verdict $v"
 sig=$(cj "$c" .hang.signature)

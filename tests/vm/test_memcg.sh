@@ -14,8 +14,8 @@ n=262144
 	--job-script "$ROOT/vm-images/guest/memcg-job.sh" --out "$d" > "$d.out" 2> "$d.err"
 rc=$?
 cat "$d.out"
-c=$(ls -d "$d"/v2-* | head -n 1)
 expect_eq "harness exit" "$rc" 0
+cell_dir c "$d" vcpus=2
 expect_eq "verdict" "$(jq -r .verdict "$c/cell.json")" PASS
 cat "$c/memcg.env"
 lb=$(jq -n "$n * 72 / 1048576")

@@ -8,7 +8,7 @@ d=$(fresh_dir module_hold)
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 1 --bpftrace none \
 	--job-script "$ROOT/tests/vm/jobs/hold_gate.sh" --out "$d" > "$d.out" 2>&1
 rc=$?
-c=$(ls -d "$d"/v2-*)
+cell_dir c "$d" vcpus=2
 cat "$c/hold.txt" 2>/dev/null
 expect_eq "harness exit" "$rc" 0
 expect_eq "verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS

@@ -8,11 +8,13 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir repro)
 run=$d/run
-ok=v2-full_update-distro-none-r0 crash=v2-full_update-distro-none-r0-xwarn
 
 "$HT" run --cpus 2 --workload full_update --duration 2 --bpftrace none --lpj off \
 	--test-action none,warn --out "$run" > "$d/run.out" 2> "$d/run.err"
 expect_eq "exit of the run" "$?" 1
+cell_dir ok "$run" test_action=none
+cell_dir crash "$run" test_action=warn
+ok=${ok##*/} crash=${crash##*/}
 expect_eq "$ok verdict" "$(jq -r .verdict "$run/$ok/cell.json")" PASS
 expect_eq "$crash verdict" "$(jq -r .verdict "$run/$crash/cell.json")" CRASH
 sig=$(jq -r .signature "$run/$crash/cell.json")

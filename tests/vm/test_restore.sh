@@ -65,19 +65,24 @@ cat "$r.err"
 expect_eq "shared: exit (a panic cell)" "$rc" 1
 expect_eq "shared: no new save" "$(grep -c ': saved (boot' "$r.err")" 0
 grep -q '^snapshot [0-9a-f]*: in the cache' "$r.err" || fail "shared: the snapshot was not found"
-b=v2-full_update-distro-none-r0
-v() { jq -r '.verdict + " | " + .signature + " | " + .boot.name' "$r/$1/cell.json"; }
-expect_eq "shared: first" "$(v $b)" "PASS |  | $b.1"
-expect_eq "shared: second in the same boot" "$(v v2-churn-distro-none-r0)" "PASS |  | $b.1"
-[[ $(v $b-xpanic) == "CRASH | kernel panic"*" | $b.1" ]] || fail "shared: panic: $(v $b-xpanic)"
-[[ $(v v2-churn-distro-none-r0-xpanic) == "CRASH | kernel panic"*" | v2-churn-distro-none-r0-xpanic.1" ]] ||
-	fail "shared: the panic after the panic: $(v v2-churn-distro-none-r0-xpanic)"
+cell_dir first "$r" workload=full_update test_action=none
+cell_dir second "$r" workload=churn test_action=none
+cell_dir panic "$r" workload=full_update test_action=panic
+cell_dir panic2 "$r" workload=churn test_action=panic
+b=${first##*/}
+v() { jq -r '.verdict + " | " + .signature + " | " + .boot.name' "$1/cell.json"; }
+expect_eq "shared: first" "$(v "$first")" "PASS |  | $b.1"
+expect_eq "shared: second in the same boot" "$(v "$second")" "PASS |  | $b.1"
+[[ $(v "$panic") == "CRASH | kernel panic"*" | $b.1" ]] || fail "shared: panic: $(v "$panic")"
+[[ $(v "$panic2") == "CRASH | kernel panic"*" | ${panic2##*/}.1" ]] ||
+	fail "shared: the panic after the panic: $(v "$panic2")"
 expect_eq "shared: every cell restored" "$(jq -r .restore.snapshot "$r"/*/cell.json | sort -u | wc -l)" 1
 grep -q "group=" "$r"/boots/*/console.log && fail "shared: the wake line reached the console"
 grep -q "htab-init: restored at .* (group $b.1)" "$r/boots/$b.1/console.log" || fail "shared: the boot was not told its group"
 
 # (fixed: its guest saves in ~3 s, the distro's in ~12)
-snap=$(jq -r .restore.snapshot "$d"/own/v2-full_update-fixed-none-r0/cell.json)
+cell_dir c "$d/own" kernel=fixed repeat=0
+snap=$(jq -r .restore.snapshot "$c/cell.json")
 echo "stale" >> "$d/cache/$snap/key"
 r=$d/stale
 "$HT" run --cpus 2 --kernel fixed --restore on --bpftrace none --duration 1 --out "$r" > "$r.out" 2> "$r.err"

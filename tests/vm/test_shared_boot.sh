@@ -16,10 +16,10 @@
 d=$(fresh_dir shared_boot)
 
 boot_of() { jq -r '.boot.name + " " + (.boot.cell_in_boot | tostring)' "$1/cell.json"; }
-own_job_only() {	# RUN ID: its console names its own job, no other cell's
-	local c=$1/$2 jobs
-	jobs=$(grep -o 'job /run/cell/[^ ]*' "$c/console.log" | tr -d '\r' | sort -u | paste -sd' ')
-	expect_eq "$2: jobs in its console.log" "$jobs" "job /run/cell/$2"
+own_job_only() {	# CELL: its console names its own job, no other cell's
+	local id=${1##*/} jobs
+	jobs=$(grep -o 'job /run/cell/[^ ]*' "$1/console.log" | tr -d '\r' | sort -u | paste -sd' ')
+	expect_eq "$id: jobs in its console.log" "$jobs" "job /run/cell/$id"
 }
 
 r=$d/problems
@@ -28,29 +28,29 @@ r=$d/problems
 rc=$?
 cat "$r.err"
 expect_eq "exit (some cell not PASS)" "$rc" 1
-base=v2-full_update-distro-none-r0
-v() { jq -r '.verdict + " | " + .signature' "$r/$1/cell.json"; }
-expect_eq "none" "$(v $base)" "PASS | "
-[[ $(v $base-xpanic) == "CRASH | kernel panic"* ]] || fail "panic: $(v $base-xpanic)"
-[[ $(v $base-xhang) == "TIMEOUT | "* ]] || fail "hang: $(v $base-xhang)"
-expect_eq "warn" "$(v $base-xwarn)" "CRASH | WARNING in test_warning"
-expect_eq "warn still ran the module" "$(jq -r .module_result "$r/$base-xwarn/cell.json")" SUCCESS
-expect_eq "warn: the guest said" "$(jq -r .boot.state_after "$r/$base-xwarn/cell.json")" taint-512
-expect_eq "none is its boot's first" "$(boot_of "$r/$base")" "$base.1 1"
-expect_eq "the panic ran in the same boot" "$(boot_of "$r/$base-xpanic")" "$base.1 2"
-expect_eq "the hang booted a fresh guest" "$(boot_of "$r/$base-xhang")" "$base-xhang.1 1"
-expect_eq "the warn booted a fresh guest" "$(boot_of "$r/$base-xwarn")" "$base-xwarn.1 1"
-for id in $base $base-xpanic $base-xhang $base-xwarn; do own_job_only "$r" "$id"; done
-expect_eq "the PASS before the panic: the boot went on" "$(jq .boot.went_on "$r/$base/cell.json")" true
-expect_eq "... and QEMU did not exit then" "$(jq .qemu_exit "$r/$base/cell.json")" null
-pc=$r/$base-xpanic/console.log
+for a in none panic hang warn; do cell_dir "$a" "$r" test_action=$a; done
+v() { jq -r '.verdict + " | " + .signature' "$1/cell.json"; }
+expect_eq "none" "$(v "$none")" "PASS | "
+[[ $(v "$panic") == "CRASH | kernel panic"* ]] || fail "panic: $(v "$panic")"
+[[ $(v "$hang") == "TIMEOUT | "* ]] || fail "hang: $(v "$hang")"
+expect_eq "warn" "$(v "$warn")" "CRASH | WARNING in test_warning"
+expect_eq "warn still ran the module" "$(jq -r .module_result "$warn/cell.json")" SUCCESS
+expect_eq "warn: the guest said" "$(jq -r .boot.state_after "$warn/cell.json")" taint-512
+expect_eq "none is its boot's first" "$(boot_of "$none")" "${none##*/}.1 1"
+expect_eq "the panic ran in the same boot" "$(boot_of "$panic")" "${none##*/}.1 2"
+expect_eq "the hang booted a fresh guest" "$(boot_of "$hang")" "${hang##*/}.1 1"
+expect_eq "the warn booted a fresh guest" "$(boot_of "$warn")" "${warn##*/}.1 1"
+for c in "$none" "$panic" "$hang" "$warn"; do own_job_only "$c"; done
+expect_eq "the PASS before the panic: the boot went on" "$(jq .boot.went_on "$none/cell.json")" true
+expect_eq "... and QEMU did not exit then" "$(jq .qemu_exit "$none/cell.json")" null
+pc=$panic/console.log
 expect_eq "the panic's console part" "$("$HT" scan "$pc")" "$pc: panic: kernel panic: sysrq triggered crash"
-grep -q 'htab-init: up at' "$r/$base-xpanic/console.log" && fail "the panic's console part holds the boot"
-grep -q 'htab-init: up at' "$r/$base/console.log" || fail "the boot's first cell's console part lacks the boot"
+grep -q 'htab-init: up at' "$pc" && fail "the panic's console part holds the boot"
+grep -q 'htab-init: up at' "$none/console.log" || fail "the boot's first cell's console part lacks the boot"
 expect_eq "boots" "$(ls "$r/boots" | wc -l)" 3
 expect_eq "summary cells" "$(jq '.cells | length' "$r/summary.json")" 4
 # The second cell of a boot paid no boot: the runner starts within seconds of it being sent.
-expect_cmp "panic: host s to its runner" "$(jq .host_timings.boot_s "$r/$base-xpanic/cell.json")" "<" 5
+expect_cmp "panic: host s to its runner" "$(jq .host_timings.boot_s "$panic/cell.json")" "<" 5
 sleep 1
 pgrep -f -- "$r/" > /dev/null && fail "a QEMU of this run is still there: $(pgrep -af -- "$r/")"
 echo "ok: no QEMU left"

@@ -8,7 +8,7 @@
 d=$(fresh_dir target_host)
 "$HT" run "${RESTORE[@]}" --cpus 2 --bpftrace none --duration 1 --job-script "$ROOT/tests/vm/jobs/target_host.sh" \
 	--out "$d" || fail "outer harness exit $?; inner stderr: $(cat "$d"/*/inner.err 2>/dev/null)"
-c=$(echo "$d"/v2-*)
+cell_dir c "$d" vcpus=2
 expect_eq "outer verdict" "$(jq -r '.cells[0].verdict' "$d/summary.json")" PASS
 expect_eq "inner harness exit" "$(cat "$c/inner.rc")" 0
 s=$c/inner_summary.json

@@ -15,19 +15,21 @@ d=$(fresh_dir verdict_checks)
 	--modparam selftest=corrupt --out "$d/corrupt"
 expect_eq "corrupt: harness exit" $? 1
 for w in overwrite full_update; do
-	c=$(ls -d "$d"/corrupt/v2-$w-*) || fail "no $w cell"
+	cell_dir c "$d/corrupt" workload=$w
 	expect_eq "corrupt $w verdict" "$(jq -r .verdict "$c/cell.json")" FAIL
 	sig=$(jq -r .signature "$c/cell.json")
 	[[ $sig == *"stamp key 24301"* || $sig == *"saw key 24301"* ]] ||
 		fail "corrupt $w: signature does not name the planted stamp: $sig"
 done
-expect_cmp "overwrite: corrupt count" "$(jq .verdict.corrupt "$d"/corrupt/v2-overwrite-*/module.json)" ">=" 1
-expect_cmp "full_update: walk_bad" "$(jq .verdict.walk_bad "$d"/corrupt/v2-full_update-*/module.json)" ">=" 1
+cell_dir c "$d/corrupt" workload=overwrite
+expect_cmp "overwrite: corrupt count" "$(jq .verdict.corrupt "$c/module.json")" ">=" 1
+cell_dir c "$d/corrupt" workload=full_update
+expect_cmp "full_update: walk_bad" "$(jq .verdict.walk_bad "$c/module.json")" ">=" 1
 
 "$HT" run "${RESTORE[@]}" --cpus 2 --workload full_update --duration 2 --bpftrace none \
 	--modparam selftest=double_alloc --out "$d/double"
 expect_eq "double_alloc: harness exit" $? 1
-c=$(ls -d "$d"/double/v2-full_update-*)
+cell_dir c "$d/double" workload=full_update
 expect_eq "double_alloc verdict" "$(jq -r .verdict "$c/cell.json")" FAIL
 sig=$(jq -r .signature "$c/cell.json")
 [[ $sig == *"succeeded on a full map (double allocation): first key "* ]] ||
@@ -47,7 +49,6 @@ for c in "$d"/exhaust/v2-*/; do
 	expect_eq "$(basename "$c") cell.json checks.corrupt" "$(jq .checks.corrupt "$c/cell.json")" 0
 done
 # the forced E2BIGs are the fault's, not e2big_not_full
-expect_eq "batch_add_batch_del e2big_not_full" \
-	"$(jq .verdict.e2big_not_full "$d"/exhaust/v2-batch_add_batch_del-*/module.json)" 0
-expect_cmp "batch_add_batch_del E2BIG" \
-	"$(jq '.totals.errors.E2BIG // 0' "$d"/exhaust/v2-batch_add_batch_del-*/module.json)" ">" 0
+cell_dir c "$d/exhaust" workload=batch_add_batch_del
+expect_eq "batch_add_batch_del e2big_not_full" "$(jq .verdict.e2big_not_full "$c/module.json")" 0
+expect_cmp "batch_add_batch_del E2BIG" "$(jq '.totals.errors.E2BIG // 0' "$c/module.json")" ">" 0
