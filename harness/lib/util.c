@@ -233,6 +233,34 @@ int pathf_err(char *err, size_t en, char *out, size_t n, const char *fmt, ...)
 	return r;
 }
 
+int fmt_cut(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	size_t end;
+	int r;
+
+	if (n == 0)
+		return 1;
+	va_start(ap, fmt);
+	r = vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		out[0] = '\0';
+		return 1;
+	}
+	if ((size_t)r < n)
+		return 0;
+	if (n < 4) {
+		out[0] = '\0';
+		return 1;
+	}
+	end = n - 4;
+	while (end > 0 && ((unsigned char)out[end] & 0xc0) == 0x80)
+		end--;
+	memcpy(out + end, "...", 4);
+	return 1;
+}
+
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;

@@ -31,6 +31,13 @@ int pathf(char *out, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int pathf_err(char *err, size_t en, char *out, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/*
+ * snprintf for a bounded one-line text (a reason, a signature) that is cut
+ * on purpose when it does not fit: the cut shows as "..." at the end, on a
+ * UTF-8 character boundary. 1 when cut, 0 when whole.
+ */
+int fmt_cut(char *out, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 bool file_exists(const char *path);
 /* rm -rf without a shell (nftw, depth first, symlinks not followed); 0 when gone. */
 int remove_tree(const char *path);

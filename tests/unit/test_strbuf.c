@@ -1,4 +1,4 @@
-/* lib/strbuf's growing string and lib/util's checked path formatter. */
+/* lib/strbuf's growing string and lib/util's checked path formatter and fmt_cut. */
 #include <errno.h>
 #include <limits.h>
 #include <sys/resource.h>
@@ -128,6 +128,25 @@ static void test_pathf_too_long_is_an_error(void **s)
 	assert_string_equal(out, "");
 }
 
+/* A reason cut on purpose ends in "...", never in half a UTF-8 character. */
+static void test_fmt_cut_marks_the_cut(void **s)
+{
+	char out[12];
+
+	(void)s;
+	assert_int_equal(fmt_cut(out, sizeof(out), "%s %d", "abc", 12), 0);
+	assert_string_equal(out, "abc 12");
+	assert_int_equal(fmt_cut(out, sizeof(out), "%s", "12345678901"), 0);
+	assert_string_equal(out, "12345678901");
+	assert_int_equal(fmt_cut(out, sizeof(out), "%s", "123456789012"), 1);
+	assert_string_equal(out, "12345678...");
+	/* "\u00d7" is 2 bytes at 7-8: cut at 8 it would be half of it */
+	assert_int_equal(fmt_cut(out, sizeof(out), "1234567\u00d7 overcommit"), 1);
+	assert_string_equal(out, "1234567...");
+	assert_int_equal(fmt_cut(out, 3, "%s", "abc"), 1);
+	assert_string_equal(out, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_allocation_failure_sticks),
 		cmocka_unit_test(test_pathf_fits_to_the_last_byte),
 		cmocka_unit_test(test_pathf_too_long_is_an_error),
+		cmocka_unit_test(test_fmt_cut_marks_the_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
