@@ -55,7 +55,8 @@ long lpj_cache_get(const char *dir, const char *name)
 	const char *l;
 	long v = -1;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (pathf(p, sizeof(p), "%s/%s", dir, name))
+		return -1;
 	text = read_file(p, NULL);
 	if (text && (l = strstr(text, "LPJ=")) && (l == text || l[-1] == '\n')) {
 		errno = 0;
@@ -78,7 +79,10 @@ int lpj_cache_put(const char *dir, const char *name, long lpj, const char *image
 	len = asprintf(&text, "LPJ=%ld\nIMAGE=%s\nCPU_MODEL=%s\n", lpj, image, cpu_model);
 	if (len < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (pathf(p, sizeof(p), "%s/%s", dir, name)) {
+		free(text);
+		return -1;
+	}
 	rc = write_file_atomic(p, text, (size_t)len);
 	free(text);
 	return rc;
