@@ -235,7 +235,8 @@ static int resolve_base(struct bs_ctx *c)
 
 	if (slash) {
 		snprintf(c->line, sizeof(c->line), "%.*s", (int)(slash - b), b);
-		snprintf(p, sizeof(p), "%s/vm-images/lines/%s/line.conf", c->root, c->line);
+		if (pathf(p, sizeof(p), "%s/vm-images/lines/%s/line.conf", c->root, c->line))
+			return -1;
 		if ((size_t)(slash - b) >= sizeof(c->line) ||
 		    strspn(c->line, "0123456789.") != strlen(c->line) || !file_exists(p)) {
 			fprintf(stderr, "error: --base-variant '%s': no kernel line '%.*s' (vm-images/lines/: 6.1, 6.12, …)\n",
@@ -246,8 +247,9 @@ static int resolve_base(struct bs_ctx *c)
 	}
 	snprintf(c->base_variant, sizeof(c->base_variant), "%s", b);
 	for (size_t i = 0; name_ok(b) && i < 2; i++) {
-		snprintf(c->base_conf, sizeof(c->base_conf), "%s/vm-images/kernels/%s/%s/variant.conf",
-			 c->root, roots[i], b);
+		if (pathf(c->base_conf, sizeof(c->base_conf), "%s/vm-images/kernels/%s/%s/variant.conf",
+			  c->root, roots[i], b))
+			return -1;
 		if (file_exists(c->base_conf))
 			return 0;
 	}
@@ -277,7 +279,10 @@ static int check_params(struct bs_ctx *c)
 		json_array_append_new(json_object_get(p, "patches"), json_string(c->patches.v[i]));
 	for (size_t i = 0; p && i < c->o->run_args.n; i++)
 		json_array_append_new(json_object_get(p, "run_args"), json_string(c->o->run_args.v[i]));
-	snprintf(path, sizeof(path), "%s/bisect-params.json", c->out);
+	if (pathf(path, sizeof(path), "%s/bisect-params.json", c->out)) {
+		json_decref(p);
+		return -1;
+	}
 	old = json_load_file(path, 0, NULL);
 	if (old && !json_equal(old, p)) {
 		char *a = json_dumps(old, JSON_COMPACT), *b = json_dumps(p, JSON_COMPACT);
@@ -377,7 +382,8 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 
 	if (bs_build_step(c, s))
 		return -1;
-	snprintf(log, sizeof(log), "%s.log", dir);
+	if (pathf(log, sizeof(log), "%s.log", dir))
+		return -1;
 	if (alt && *alt) {
 		strv_push(&argv, alt);
 	} else {
@@ -425,7 +431,8 @@ static int ensure_rounds(struct bs_ctx *c, struct bs_step *s, int r)
 		struct bs_round rd = { 0 }, *nr;
 		json_t *d;
 
-		snprintf(dir, sizeof(dir), "%s/step-%d/round-%d", c->out, s->k, n);
+		if (pathf(dir, sizeof(dir), "%s/step-%d/round-%d", c->out, s->k, n))
+			return -1;
 		snprintf(done, sizeof(done), "%s.done", dir);
 		d = json_load_file(done, 0, NULL);
 		if (d) {
@@ -616,8 +623,9 @@ static void write_json(const struct bs_ctx *c, json_t *verdict)
 		      "test_step", c->o->test_step > 0 ? json_integer(c->o->test_step) : json_null(),
 		      "tested", order, "steps", steps,
 		      "verdict", verdict ? json_incref(verdict) : json_null());
-	snprintf(path, sizeof(path), "%s/bisect.json", c->out);
-	if (!o || json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
+	/* pathf says why when the path does not fit */
+	if (!pathf(path, sizeof(path), "%s/bisect.json", c->out) &&
+	    (!o || json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER)))
 		fprintf(stderr, "error: cannot write %s\n", path);
 	json_decref(o);
 }

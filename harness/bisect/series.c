@@ -159,20 +159,18 @@ int bs_write_variants(struct bs_ctx *c)
 		size_t len = 0;
 		FILE *f;
 
-		snprintf(dir, sizeof(dir), "%s/variants/%s/patches", c->out, s->variant);
-		if (mkdir_p(dir))
+		if (pathf(dir, sizeof(dir), "%s/variants/%s/patches", c->out, s->variant) ||
+		    mkdir_p(dir))
 			goto write_fail;
 		for (size_t i = 0; i < bp.n; i++) {
-			snprintf(from, sizeof(from), "%s/patches/%s", basedir, bp.v[i]);
-			snprintf(to, sizeof(to), "%s/%s", dir, bp.v[i]);
-			if (copy_file(from, to))
+			if (pathf(from, sizeof(from), "%s/patches/%s", basedir, bp.v[i]) ||
+			    pathf(to, sizeof(to), "%s/%s", dir, bp.v[i]) || copy_file(from, to))
 				goto write_fail;
 			strv_push(&all, bp.v[i]);
 		}
 		for (int i = 0; i < k; i++) {
-			snprintf(from, sizeof(from), "%s/%s", c->o->series, c->patches.v[i]);
-			snprintf(to, sizeof(to), "%s/%s", dir, c->patches.v[i]);
-			if (copy_file(from, to))
+			if (pathf(from, sizeof(from), "%s/%s", c->o->series, c->patches.v[i]) ||
+			    pathf(to, sizeof(to), "%s/%s", dir, c->patches.v[i]) || copy_file(from, to))
 				goto write_fail;
 			strv_push(&all, c->patches.v[i]);
 		}
@@ -191,8 +189,8 @@ int bs_write_variants(struct bs_ctx *c)
 		fclose(f);
 		strv_free(&all);
 		*strrchr(dir, '/') = '\0';
-		snprintf(to, sizeof(to), "%s/variant.conf", dir);
-		if (!text || write_file_atomic(to, text, len)) {
+		if (!text || pathf(to, sizeof(to), "%s/variant.conf", dir) ||
+		    write_file_atomic(to, text, len)) {
 			free(text);
 			goto write_fail;
 		}
@@ -234,12 +232,12 @@ int bs_build_step(struct bs_ctx *c, struct bs_step *s)
 
 	if (s->built)
 		return 0;
-	if (env && *env)
-		snprintf(script, sizeof(script), "%s", env);
-	else
-		snprintf(script, sizeof(script), "%s/vm-images/build-kernel.sh", c->root);
-	snprintf(dir, sizeof(dir), "%s/step-%d", c->out, s->k);
-	snprintf(log, sizeof(log), "%s/build.log", dir);
+	if (env && *env ? pathf(script, sizeof(script), "%s", env) :
+	    pathf(script, sizeof(script), "%s/vm-images/build-kernel.sh", c->root))
+		return -1;
+	if (pathf(dir, sizeof(dir), "%s/step-%d", c->out, s->k) ||
+	    pathf(log, sizeof(log), "%s/build.log", dir))
+		return -1;
 	if (mkdir_p(dir)) {
 		fprintf(stderr, "error: cannot make %s: %s\n", dir, strerror(errno));
 		return -1;

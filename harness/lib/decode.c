@@ -32,16 +32,10 @@ static bool has_line_tables(const char *path)
 	return yes;
 }
 
-static int set_path(char *dst, size_t n, const char *what, const char *a, const char *b,
-		    char *why, size_t wn)
+/* dst = a b; -1 with why (naming the path's start) when it does not fit. */
+static int set_path(char *dst, size_t n, const char *a, const char *b, char *why, size_t wn)
 {
-	int len = snprintf(dst, n, "%s%s", a, b);
-
-	if (len < 0 || (size_t)len >= n) {
-		snprintf(why, wn, "%s path too long (over %zu bytes): %.64s...", what, n - 1, a);
-		return -1;
-	}
-	return 0;
+	return pathf_err(why, wn, dst, n, "%s%s", a, b);
 }
 
 /* What a vm-images/ tool printed on its first line, into out; -1 with why. */
@@ -52,16 +46,16 @@ static int tool_line(const char *root, const char *tool, const char *arg1, const
 	struct spawn_opts o = { .null_stdin = true, .die_with_parent = true };
 	int rc;
 
-	if (set_path(path, sizeof(path), tool, root, tool, why, wn))
+	if (set_path(path, sizeof(path), root, tool, why, wn))
 		return -1;
 	rc = spawn_run((char *[]){ path, (char *)arg1, (char *)arg2, NULL }, &o, &text);
 	if (rc || !text || !*text) {
-		snprintf(why, wn, "no %s (%s %s: exit %d)", what, tool + 1, arg1, rc);
+		fmt_cut(why, wn, "no %s (%s %s: exit %d)", what, tool + 1, arg1, rc);
 		free(text);
 		return -1;
 	}
 	text[strcspn(text, "\n")] = '\0';
-	rc = set_path(out, n, what, text, "", why, wn);
+	rc = set_path(out, n, text, "", why, wn);
 	free(text);
 	return rc;
 }
@@ -79,7 +73,7 @@ static void tree_script(const char *tree, char *out, size_t n)
 {
 	char path[PATH_MAX], why[64];
 
-	if (!set_path(path, sizeof(path), "decode_stacktrace.sh", tree,
+	if (!set_path(path, sizeof(path), tree,
 		      "/scripts/decode_stacktrace.sh", why, sizeof(why)) && file_exists(path))
 		snprintf(out, n, "%s", path);
 }
@@ -91,7 +85,7 @@ int decoder_for_vmlinux(const char *root, const char *vmlinux, const char *modpa
 
 	memset(d, 0, sizeof(*d));
 	if (!has_line_tables(vmlinux)) {
-		snprintf(why, wn, "%s: not an ELF file with DWARF line tables (.debug_line)", vmlinux);
+		fmt_cut(why, wn, "%s: not an ELF file with DWARF line tables (.debug_line)", vmlinux);
 		return -1;
 	}
 	snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", vmlinux);
@@ -118,7 +112,7 @@ int decoder_find(const char *root, const struct decode_kernel *k, struct decoder
 	for (int i = 0; trees[i]; i++) {
 		if (!*trees[i])
 			continue;
-		if (set_path(path, sizeof(path), "vmlinux", trees[i], "/vmlinux", why, wn))
+		if (set_path(path, sizeof(path), trees[i], "/vmlinux", why, wn))
 			return -1;
 		if (has_line_tables(path)) {
 			tree = trees[i];
@@ -129,16 +123,16 @@ int decoder_find(const char *root, const struct decode_kernel *k, struct decoder
 		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
 		tree_script(tree, d->script, sizeof(d->script));
 	} else {
-		if (set_path(path, sizeof(path), "vmlinux", "/usr/lib/debug/boot/vmlinux-", k->release,
+		if (set_path(path, sizeof(path), "/usr/lib/debug/boot/vmlinux-", k->release,
 			     why, wn))
 			return -1;
 		if (!has_line_tables(path)) {
 			if (*k->kdir || *k->tree)
-				snprintf(why, wn, "%s/vmlinux has no line tables (build the variant with "
+				fmt_cut(why, wn, "%s/vmlinux has no line tables (build the variant with "
 					 "--debug-info, or the tree with CONFIG_DEBUG_INFO)",
 					 *k->tree ? k->tree : k->kdir);
 			else
-				snprintf(why, wn, "no debug symbols for %s (make debug-symbols installs "
+				fmt_cut(why, wn, "no debug symbols for %s (make debug-symbols installs "
 					 "linux-image-%s-dbg)", k->release, k->release);
 			return -1;
 		}
@@ -159,7 +153,7 @@ char *decoder_run(const struct decoder *d, const char *excerpt, char *why, size_
 	int fd = mkstemp(in), rc;
 
 	if (fd < 0 || write(fd, excerpt, len) != (ssize_t)len) {
-		snprintf(why, wn, "cannot write the excerpt to %s: %s", in, strerror(errno));
+		fmt_cut(why, wn, "cannot write the excerpt to %s: %s", in, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(in);
@@ -178,7 +172,7 @@ char *decoder_run(const struct decoder *d, const char *excerpt, char *why, size_
 	}
 	unlink(in);
 	if (rc || !out) {
-		snprintf(why, wn, "%s exit %d", d->script, rc);
+		fmt_cut(why, wn, "%s exit %d", d->script, rc);
 		free(out);
 		return NULL;
 	}

@@ -190,6 +190,79 @@ int mkdir_p(const char *path)
 	return 0;
 }
 
+/* The start of the cut path in out names it; out is then emptied. */
+static int vpathf(char *err, size_t en, char *out, size_t n, const char *fmt, va_list ap)
+{
+	int r = vsnprintf(out, n, fmt, ap);
+
+	if (r >= 0 && (size_t)r < n)
+		return 0;
+	if (r >= 0) {
+		if (err)
+			snprintf(err, en, "path too long (over %zu bytes): %.64s...", n - 1, out);
+		else
+			fprintf(stderr, "error: path too long (over %zu bytes): %.64s...\n", n - 1, out);
+		errno = ENAMETOOLONG;
+	} else if (err) {
+		snprintf(err, en, "cannot format a path: %s", strerror(errno));
+	} else {
+		fprintf(stderr, "error: cannot format a path: %s\n", strerror(errno));
+	}
+	if (n)
+		out[0] = '\0';
+	return -1;
+}
+
+int pathf(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpathf(NULL, 0, out, n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int pathf_err(char *err, size_t en, char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vpathf(err, en, out, n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int fmt_cut(char *out, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	size_t end;
+	int r;
+
+	if (n == 0)
+		return 1;
+	va_start(ap, fmt);
+	r = vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		out[0] = '\0';
+		return 1;
+	}
+	if ((size_t)r < n)
+		return 0;
+	if (n < 4) {
+		out[0] = '\0';
+		return 1;
+	}
+	end = n - 4;
+	while (end > 0 && ((unsigned char)out[end] & 0xc0) == 0x80)
+		end--;
+	memcpy(out + end, "...", 4);
+	return 1;
+}
+
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;

@@ -21,6 +21,23 @@ char *read_file(const char *path, size_t *len);
 /* Write via PATH.tmp + rename so readers never see half a file. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
+/*
+ * snprintf for a path that must not be cut: 0, or -1 with errno ENAMETOOLONG
+ * when it needs n bytes or more. Then out is "" and the error, naming the
+ * path's start and the limit, goes to err[en] (pathf_err) or to stderr
+ * as "error: ..." (pathf).
+ */
+int pathf(char *out, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int pathf_err(char *err, size_t en, char *out, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/*
+ * snprintf for a bounded one-line text (a reason, a signature) that is cut
+ * on purpose when it does not fit: the cut shows as "..." at the end, on a
+ * UTF-8 character boundary. 1 when cut, 0 when whole.
+ */
+int fmt_cut(char *out, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 bool file_exists(const char *path);
 /* The kit's checkout from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
 int repo_root(char *out, size_t n);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "parse/console_scan.h"
 
 #define WINDOW 100	/* lines after a report header searched for RIP / trace */
@@ -386,10 +387,11 @@ static bool classify(const struct lines *L, size_t i, struct console_report *r)
 		snprintf(text, sizeof(text), "%s", end);
 	else if (sig->text == TEXT_BUG_WHAT)
 		bug_what(end, text, sizeof(text));
+	/* one bounded line (console_scan.h): fmt_cut marks a cut */
 	if (report_func(sig, L, i, f, sizeof(f)))
-		snprintf(r->signature, sizeof(r->signature), "%s%s in %s", sig->title, text, f);
+		fmt_cut(r->signature, sizeof(r->signature), "%s%s in %s", sig->title, text, f);
 	else
-		snprintf(r->signature, sizeof(r->signature), "%s%s", sig->title, text);
+		fmt_cut(r->signature, sizeof(r->signature), "%s%s", sig->title, text);
 	return true;
 }
 

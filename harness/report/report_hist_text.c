@@ -1,6 +1,7 @@
 /* bpftrace-style text histograms for report.txt (pasteable into an email). */
 #include <string.h>
 
+#include "lib/util.h"
 #include "report/report_hist_text.h"
 
 #define BAR 52
@@ -30,7 +31,8 @@ void rep_bucket_label(char *buf, size_t n, uint64_t lo, uint64_t hi)
 		return;
 	}
 	human(b, sizeof(b), hi);
-	snprintf(buf, n, "[%s, %s)", a, b);
+	/* a display label; human() gives at most 21 bytes, so no cut in practice */
+	fmt_cut(buf, n, "[%s, %s)", a, b);
 }
 
 static void row(FILE *f, uint64_t lo, uint64_t hi, uint64_t count, uint64_t top)

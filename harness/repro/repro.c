@@ -227,13 +227,15 @@ static int load(struct repro *r, const char *dir)
 	}
 	/* A shared boot's command line is the boot's; the cell's copy of it otherwise. */
 	if (r->boot_name && *r->boot_name) {
-		snprintf(r->argv_path, sizeof(r->argv_path), "%s/boots/%s/qemu.argv", r->out_dir,
-			 r->boot_name);
+		if (pathf(r->argv_path, sizeof(r->argv_path), "%s/boots/%s/qemu.argv", r->out_dir,
+			  r->boot_name))
+			return 2;
 		r->argv_text = read_file(r->argv_path, NULL);
 	}
 	if (!r->argv_text) {
-		snprintf(r->argv_path, sizeof(r->argv_path), "%s/%s", r->cell_dir,
-			 r->host ? "runner.argv" : "qemu.argv");
+		if (pathf(r->argv_path, sizeof(r->argv_path), "%s/%s", r->cell_dir,
+			  r->host ? "runner.argv" : "qemu.argv"))
+			return 2;
 		r->argv_text = read_file(r->argv_path, NULL);
 	}
 	if (!r->argv_text)
@@ -447,7 +449,7 @@ static int write_script(const struct repro *r, const char *script, int runs)
 	json_t *c = r->cell, *boot = json_object_get(c, "boot");
 	char kit[PATH_MAX], line[1024], when[32], n1[24], n2[24], n3[24];
 	struct strv env = { 0 };
-	char *text = NULL, *joined = NULL;
+	char *text = NULL, *joined = NULL, *name;
 	size_t len = 0;
 	time_t now = time(NULL);
 	FILE *f = open_memstream(&text, &len);
@@ -500,15 +502,18 @@ static int write_script(const struct repro *r, const char *script, int runs)
 	comment(f, "manifest", r->manifest ? "manifest.json of the run (its --modparam, --timeout)"
 					 : "none beside the cell: its modparams but the harness's own");
 	comment(f, "job.env", r->job_env);
-	snprintf(line, sizeof(line), "%s", *r->argv_path ? r->argv_path : "");
-	comment(f, "argv from", line);
+	comment(f, "argv from", r->argv_path);
 	comment(f, "argv", r->argv_text);
-	snprintf(line, sizeof(line), "%s", script);
+	/* basename() may write to its argument */
+	name = strdup(script);
+	if (!name)
+		goto oom;
 	fprintf(f, "#\n"
 		"# usage: %s [--runs N] [--scratch DIR]   (or REPRO_RUNS=N, REPRO_SCRATCH=DIR)\n"
 		"# Each attempt: htab-torture run \"${RUN_ARGS[@]}\" --out <a fresh directory>.\n"
 		"# exit: 0 the verdict and signature (by title) came back, 1 not, 2 setup error\n\n",
-		basename(line));
+		basename(name));
+	free(name);
 
 	var(f, "CELL", r->id);
 	var(f, "CELL_DIR", r->cell_dir);

@@ -253,7 +253,7 @@ static char *join(const struct strv *sv, char sep)
 }
 
 /* What a boot that never finished left: it must not be read as this boot's. */
-static void clear_stale(const char *dir)
+static int clear_stale(const char *dir)
 {
 	static const char *const files[] = {
 		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
@@ -264,14 +264,17 @@ static void clear_stale(const char *dir)
 	char p[PATH_MAX];
 
 	for (const char *const *f = files; *f; f++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, *f);
+		if (pathf(p, sizeof(p), "%s/%s", dir, *f))
+			return -1;
 		unlink(p);
 	}
 	for (const char *const *d = (const char *const[]){ "bpftrace", "gcov", NULL }; *d; d++) {
-		snprintf(p, sizeof(p), "%s/%s", dir, *d);
+		if (pathf(p, sizeof(p), "%s/%s", dir, *d))
+			return -1;
 		if (remove_tree(p))
 			fprintf(stderr, "warning: could not clear %s: %s\n", p, strerror(errno));
 	}
+	return 0;
 }
 
 /*
@@ -296,7 +299,8 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		fprintf(stderr, "error: cannot create %s: %s\n", cell->dir, strerror(errno));
 		return -1;
 	}
-	clear_stale(cell->dir);
+	if (clear_stale(cell->dir))
+		return -1;
 	mp = join(&cell->modparams, ' ');
 	bt = join(&c->bt_paths, ' ');
 	argv = join(&cell->argv, '\n');
@@ -320,10 +324,12 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		       c->target_host ? cell->dir : "", c->target_host ? "/console.log'\n" : "");
 	if (len < 0)
 		goto cleanup;
-	snprintf(path, sizeof(path), "%s/job.env", cell->dir);
-	if (write_file_atomic(path, env, len))
+	if (pathf(path, sizeof(path), "%s/job.env", cell->dir) ||
+	    write_file_atomic(path, env, len))
 		goto cleanup;
-	snprintf(path, sizeof(path), "%s/%s", cell->dir, c->target_host ? "runner.argv" : "qemu.argv");
+	if (pathf(path, sizeof(path), "%s/%s", cell->dir,
+		  c->target_host ? "runner.argv" : "qemu.argv"))
+		goto cleanup;
 	strcat(argv, "\n");	/* join left room for it (one byte per item) */
 	if (write_file_atomic(path, argv, strlen(argv)))
 		goto cleanup;
@@ -459,7 +465,8 @@ int cell_start(struct cell *cell)
 	cell_begin(cell);
 	cell->boot = NULL;
 	cell->in_boot = 1;
-	snprintf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir);
+	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir))
+		return -1;
 	snprintf(log, sizeof(log), "%s/%s", cell->dir,
 		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
 	if (strcmp(cell->argv.v[0], "/bin/sh") && boot_monitor_make(cell->dir)) {

@@ -41,6 +41,7 @@ struct hang_ctx {
 	struct symmap map;
 	unsigned long long offset;	/* KASLR: running address - System.map address */
 	char map_path[PATH_MAX];
+	/* map_why and err are one line of hang.json each: fmt_cut marks a cut */
 	char map_why[512];		/* why the symbols are missing or unverified */
 	char tmp[PATH_MAX + 32];	/* memsave's file */
 	char err[512];
@@ -59,7 +60,7 @@ static bool usable_map(const char *path, struct symmap *m, int nm, char *why, si
 		struct spawn_opts o = { .null_stdin = true, .die_with_parent = true };
 
 		if (spawn_run(argv, &o, &text)) {
-			snprintf(why, wn, "nm -n %s failed", path);
+			fmt_cut(why, wn, "nm -n %s failed", path);
 			free(text);
 			return false;
 		}
@@ -73,7 +74,7 @@ static bool usable_map(const char *path, struct symmap *m, int nm, char *why, si
 	free(text);
 	if (!m->ntext) {
 		/* Debian's /boot/System.map-* is a one-line placeholder. */
-		snprintf(why, wn, "%s has no text symbols (a placeholder)", path);
+		fmt_cut(why, wn, "%s has no text symbols (a placeholder)", path);
 		symmap_free(m);
 		return false;
 	}
@@ -111,7 +112,10 @@ static int load_symbols(const struct kernel_res *k, struct symmap *m, char *path
 	for (int i = 0; i < nc; i++) {
 		if (!usable_map(c[i].path, m, c[i].nm, why, wn))
 			continue;
-		snprintf(path, n, "%s", c[i].path);
+		if (pathf_err(why, wn, path, n, "%s", c[i].path)) {
+			symmap_free(m);
+			return -1;
+		}
 		return 0;
 	}
 	if (!*why)
@@ -141,7 +145,7 @@ static int session(struct hang_ctx *h)
 		return 0;
 	snprintf(pipe, sizeof(pipe), "%s/qmp", h->in.log_dir);
 	if (qmp_open(&h->m, pipe)) {
-		snprintf(h->err, sizeof(h->err), "cannot open %s.in/.out: %s", pipe, strerror(errno));
+		fmt_cut(h->err, sizeof(h->err), "cannot open %s.in/.out: %s", pipe, strerror(errno));
 		return -1;
 	}
 	while (read(h->m.out, junk, sizeof(junk)) > 0)
@@ -239,7 +243,7 @@ static void verify_symbols(struct hang_ctx *h, int cpu, unsigned long long rip)
 		return;
 	banner = symmap_addr(&h->map, "linux_banner");
 	if (!banner) {
-		snprintf(h->map_why, sizeof(h->map_why), "%s has no linux_banner", h->map_path);
+		fmt_cut(h->map_why, sizeof(h->map_why), "%s has no linux_banner", h->map_path);
 		return;
 	}
 	for (unsigned long long off = 0; off < KASLR_SPAN; off += KASLR_ALIGN) {
@@ -477,7 +481,7 @@ json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why)
 	txt = report_text(h, v, n, raw);
 	snprintf(path, sizeof(path), "%s/" HANG_FILE, h->in.cell_dir);
 	if (!txt || write_file_atomic(path, txt, strlen(txt)))
-		snprintf(err, sizeof(err), "cannot write %s: %s", path, strerror(errno));
+		fmt_cut(err, sizeof(err), "cannot write %s: %s", path, strerror(errno));
 	free(txt);
 	json_object_set_new(o, "source", json_string(HANG_FILE));
 	json_object_set_new(o, "method", json_string("QMP stop, then HMP info registers per vCPU"));

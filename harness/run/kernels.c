@@ -39,20 +39,19 @@ int parse_build_line(const char *line, struct kernel_res *k)
 	       kv(line, "HASH", k->hash, sizeof(k->hash)) ? -1 : 0;
 }
 
-static void script_path(const struct run_ctx *c, const char *env, const char *rel,
-			char *out, size_t n)
+static int script_path(const struct run_ctx *c, const char *env, const char *rel,
+		       char *out, size_t n)
 {
 	const char *e = getenv(env);
 
 	if (e && *e)
-		snprintf(out, n, "%s", e);
-	else
-		snprintf(out, n, "%s/vm-images/%s", c->root, rel);
+		return pathf(out, n, "%s", e);
+	return pathf(out, n, "%s/vm-images/%s", c->root, rel);
 }
 
-static void build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
+static int build_kernel_cmd(const struct run_ctx *c, char *out, size_t n)
 {
-	script_path(c, "HTAB_BUILD_KERNEL", "build-kernel.sh", out, n);
+	return script_path(c, "HTAB_BUILD_KERNEL", "build-kernel.sh", out, n);
 }
 
 static int check_variant(const struct run_ctx *c, const char *label)
@@ -61,7 +60,8 @@ static int check_variant(const struct run_ctx *c, const char *label)
 	int rc;
 	bool found = false;
 
-	build_kernel_cmd(c, script, sizeof(script));
+	if (build_kernel_cmd(c, script, sizeof(script)))
+		return -1;
 	rc = spawn_run(argv, NULL, &list);
 	if (!list || rc) {
 		fprintf(stderr, "error: --kernel '%s': %s --list failed\n", label, script);
@@ -77,8 +77,8 @@ static int check_variant(const struct run_ctx *c, const char *label)
 
 		char lines[PATH_MAX], *l3 = NULL;
 
-		script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", lines, sizeof(lines));
-		spawn_run((char *[]){ lines, "labels", NULL }, NULL, &l3);
+		if (!script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", lines, sizeof(lines)))
+			spawn_run((char *[]){ lines, "labels", NULL }, NULL, &l3);
 		fprintf(stderr, "error: --kernel '%s': unknown; valid: distro", label);
 		for (char *s = l3 ? strtok(l3, "\n") : NULL; s; s = strtok(NULL, "\n"))
 			fprintf(stderr, ", %s", s);
@@ -98,7 +98,8 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 	char script[PATH_MAX], *out = NULL, *last, *argv[] = { script, k->label, NULL, NULL };
 	int rc;
 
-	build_kernel_cmd(c, script, sizeof(script));
+	if (build_kernel_cmd(c, script, sizeof(script)))
+		return -1;
 	if (c->o->debug_info) {
 		argv[1] = "--debug-info";
 		argv[2] = k->label;
@@ -139,19 +140,20 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
  */
 static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 {
-	char dir[PATH_MAX], cmd[6 * PATH_MAX], slug[sizeof(k->name)], *qd, *qs, *qk;
+	char dir[PATH_MAX], src[PATH_MAX], slug[sizeof(k->name)], *qd, *qs, *qk, *cmd;
 	int rc;
 
 	/* "6.12/fixed": one directory, kmod-6.12-fixed-HASH */
 	snprintf(slug, sizeof(slug), "%s", k->name);
 	for (char *p = slug; (p = strchr(p, '/')); )
 		*p = '-';
-	snprintf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, slug,
-		 k->hash[0] ? k->hash : k->release);
-	snprintf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir);
+	if (pathf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, slug,
+		  k->hash[0] ? k->hash : k->release) ||
+	    pathf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir) ||
+	    pathf(src, sizeof(src), "%s/kmod", c->root))
+		return -1;
 	qd = shell_quote(dir);
-	snprintf(cmd, sizeof(cmd), "%s/kmod", c->root);
-	qs = shell_quote(cmd);
+	qs = shell_quote(src);
 	qk = shell_quote(k->kdir);
 	if (!qd || !qs || !qk) {
 		free(qd);
@@ -159,21 +161,27 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 		free(qk);
 		return -1;
 	}
-	snprintf(cmd, sizeof(cmd),
-		 "d=%s; s=%s; k=%s; "
-		 "mkdir -p \"$(dirname \"$d\")\" && exec 9> \"$d.lock\" && flock 9 || exit 1; "
-		 "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
-		 "echo \"building $d/htab_torture.ko against $k\" >&2; "
-		 "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
-		 "for f in \"$s\"/*.c \"$s\"/*.h \"$s\"/Kbuild; do case $f in *.mod.c) ;; *) cp \"$f\" \"$d.tmp/\" || exit 1 ;; esac; done && "
-		 "if make -C \"$k\" M=\"$d.tmp\" modules > \"$d.tmp/build.log\" 2>&1; then "
-		 "rm -rf \"$d\" && mv \"$d.tmp\" \"$d\"; else tail -n 20 \"$d.tmp/build.log\" >&2; exit 1; fi",
-		 qd, qs, qk);
+	rc = asprintf(&cmd,
+		      "d=%s; s=%s; k=%s; "
+		      "mkdir -p \"$(dirname \"$d\")\" && exec 9> \"$d.lock\" && flock 9 || exit 1; "
+		      "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
+		      "echo \"building $d/htab_torture.ko against $k\" >&2; "
+		      "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
+		      "for f in \"$s\"/*.c \"$s\"/*.h \"$s\"/Kbuild; do case $f in *.mod.c) ;; *) cp \"$f\" \"$d.tmp/\" || exit 1 ;; esac; done && "
+		      "if make -C \"$k\" M=\"$d.tmp\" modules > \"$d.tmp/build.log\" 2>&1; then "
+		      "rm -rf \"$d\" && mv \"$d.tmp\" \"$d\"; else tail -n 20 \"$d.tmp/build.log\" >&2; exit 1; fi",
+		      qd, qs, qk);
 	free(qd);
 	free(qs);
 	free(qk);
+	if (rc < 0) {
+		fprintf(stderr, "error: --kernel '%s': the module build command: %s\n", k->label,
+			strerror(errno));
+		return -1;
+	}
 	/* A shell script, given as one: cache check, copy, build, then rename into place. */
 	rc = spawn_run((char *[]){ "/bin/sh", "-c", cmd, NULL }, NULL, NULL);
+	free(cmd);
 	if (rc) {
 		fprintf(stderr, "error: --kernel '%s': building the module against %s failed (log: %s.tmp/build.log)\n",
 			k->label, k->kdir, dir);
@@ -219,7 +227,8 @@ static int resolve_distro(const struct run_ctx *c, struct kernel_res *k)
 	char *argv[] = { script, "resolve", k->label, NULL };
 	int rc;
 
-	script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", script, sizeof(script));
+	if (script_path(c, "HTAB_KERNEL_LINES", "kernel-lines.sh", script, sizeof(script)))
+		return -1;
 	rc = spawn_run(argv, NULL, &out);
 	if (rc || !out || kv(out, "LABEL", k->name, sizeof(k->name)) ||
 	    kv(out, "LINE", k->line, sizeof(k->line)) ||
@@ -241,10 +250,9 @@ static int check_module(const struct run_ctx *c, struct kernel_res *k)
 	char vermagic[128];
 
 	if (!k->module[0]) {
-		if (c->o->module)
-			snprintf(k->module, sizeof(k->module), "%s", c->o->module);
-		else
-			snprintf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
+		if (c->o->module ? pathf(k->module, sizeof(k->module), "%s", c->o->module) :
+		    pathf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root))
+			return -1;
 	}
 	if (!file_exists(k->module)) {
 		fprintf(stderr, "error: module %s not found (run make first)\n", k->module);
@@ -266,7 +274,7 @@ static int check_module(const struct run_ctx *c, struct kernel_res *k)
 }
 
 /* The flags of check-config.sh for this run: its largest --cpus, faults, bpftrace, BTF. */
-static void config_check_argv(const struct run_ctx *c, struct strv *av)
+static int config_check_argv(const struct run_ctx *c, struct strv *av)
 {
 	const struct run_opts *o = c->o;
 	int cpus = 1;
@@ -287,13 +295,15 @@ static void config_check_argv(const struct run_ctx *c, struct strv *av)
 	for (size_t i = 0; i < o->bpftrace.n && !btf; i++) {
 		char path[PATH_MAX], *bt;
 
-		snprintf(path, sizeof(path), "%s/bpftrace/%s.bt", c->root, o->bpftrace.v[i]);
+		if (pathf(path, sizeof(path), "%s/bpftrace/%s.bt", c->root, o->bpftrace.v[i]))
+			return -1;
 		bt = read_file(path, NULL);
 		btf = bt && (strstr(bt, "kfunc:") || strstr(bt, "fentry:"));
 		free(bt);
 	}
 	if (btf)
 		strv_push(av, "--btf");
+	return 0;
 }
 
 /*
@@ -332,11 +342,15 @@ static int resolve_tree(const struct run_ctx *c, struct kernel_res *k, const cha
 		fprintf(stderr, "  (build it first: make -C %s bzImage modules)\n", dir);
 		return -1;
 	}
-	script_path(c, "HTAB_CHECK_CONFIG", "check-config.sh", script, sizeof(script));
+	if (script_path(c, "HTAB_CHECK_CONFIG", "check-config.sh", script, sizeof(script)))
+		return -1;
 	snprintf(path, sizeof(path), "%s/.config", dir);
 	strv_push(&av, script);
 	strv_push(&av, path);
-	config_check_argv(c, &av);
+	if (config_check_argv(c, &av)) {
+		strv_free(&av);
+		return -1;
+	}
 	rc = spawn_run(av.v, NULL, NULL);
 	strv_free(&av);
 	if (rc) {
@@ -379,8 +393,9 @@ static bool kmod_module_fits(const struct run_ctx *c, const struct kernel_res *k
 {
 	char ko[PATH_MAX], vermagic[128];
 
-	snprintf(ko, sizeof(ko), "%s/kmod/htab_torture.ko", c->root);
-	return !module_vermagic(ko, vermagic, sizeof(vermagic)) && !strcmp(vermagic, k->release);
+	/* a path too long (pathf said so) is not kmod/'s */
+	return !pathf(ko, sizeof(ko), "%s/kmod/htab_torture.ko", c->root) &&
+	       !module_vermagic(ko, vermagic, sizeof(vermagic)) && !strcmp(vermagic, k->release);
 }
 
 /* "6.12" of "6.12.117+deb12-rt-amd64": the kernel line a release belongs to. */
@@ -408,10 +423,8 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 		line_of_release(k->release, k->line, sizeof(k->line));
 		/* Whether it loads here is host_target_check's question (it says why not). */
 		if (o->module)
-			snprintf(k->module, sizeof(k->module), "%s", o->module);
-		else
-			snprintf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
-		return 0;
+			return pathf(k->module, sizeof(k->module), "%s", o->module);
+		return pathf(k->module, sizeof(k->module), "%s/kmod/htab_torture.ko", c->root);
 	}
 	if (run_opts_kernel_tree(o, k->label)) {
 		if (resolve_tree(c, k, run_opts_kernel_tree(o, k->label)))
@@ -433,16 +446,22 @@ static int resolve_one(struct run_ctx *c, struct kernel_res *k)
 		if (!k->line[0])
 			line_of_release(k->release, k->line, sizeof(k->line));
 		/* "6.12/fixed" as given; "fixed" is on the default line */
-		if (!strchr(k->label, '/'))
-			snprintf(k->name, sizeof(k->name), "%s/%s", k->line, k->label);
+		if (!strchr(k->label, '/') &&
+		    snprintf(k->name, sizeof(k->name), "%s/%s", k->line, k->label) >=
+		    (int)sizeof(k->name)) {
+			fprintf(stderr, "error: --kernel '%s': its name %s/%s is over %zu bytes\n",
+				k->label, k->line, k->label, sizeof(k->name) - 1);
+			return -1;
+		}
 		if (!o->module && build_variant_module(c, k) && !o->dry_run)
 			return -1;
 	}
 	if (!k->line[0])
 		line_of_release(k->release, k->line, sizeof(k->line));
 	/* a tree's has no modules: not the same file as a distro kernel's of its release */
-	snprintf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s%s.cpio.gz",
-		 c->root, k->tree[0] ? "nomod-" : "", k->release);
+	if (pathf(k->initrd, sizeof(k->initrd), "%s/vm-images/out/initramfs-%s%s.cpio.gz",
+		  c->root, k->tree[0] ? "nomod-" : "", k->release))
+		return -1;
 	if (check_module(c, k)) {
 		if (!o->dry_run)
 			return -1;

@@ -55,7 +55,8 @@ long lpj_cache_get(const char *dir, const char *name)
 	const char *l;
 	long v = -1;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (pathf(p, sizeof(p), "%s/%s", dir, name))
+		return -1;
 	text = read_file(p, NULL);
 	if (text && (l = strstr(text, "LPJ=")) && (l == text || l[-1] == '\n')) {
 		errno = 0;
@@ -78,7 +79,10 @@ int lpj_cache_put(const char *dir, const char *name, long lpj, const char *image
 	len = asprintf(&text, "LPJ=%ld\nIMAGE=%s\nCPU_MODEL=%s\n", lpj, image, cpu_model);
 	if (len < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	if (pathf(p, sizeof(p), "%s/%s", dir, name)) {
+		free(text);
+		return -1;
+	}
 	rc = write_file_atomic(p, text, (size_t)len);
 	free(text);
 	return rc;
@@ -129,14 +133,13 @@ int lpj_calibrate_argv(const char *qemu, enum accel_mode accel, const char *imag
 	return r ? -1 : 0;
 }
 
-static void cache_dir(const struct run_ctx *c, char *out, size_t n)
+static int cache_dir(const struct run_ctx *c, char *out, size_t n)
 {
 	const char *e = getenv("HTAB_LPJ_CACHE");
 
 	if (e && *e)
-		snprintf(out, n, "%s", e);
-	else
-		snprintf(out, n, "%s/vm-images/out/lpj", c->root);
+		return pathf(out, n, "%s", e);
+	return pathf(out, n, "%s/vm-images/out/lpj", c->root);
 }
 
 static long calibrate(const struct run_ctx *c, const char *image, const char *dir,
@@ -153,8 +156,9 @@ static long calibrate(const struct run_ctx *c, const char *image, const char *di
 		fprintf(stderr, "error: lpj: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(con, sizeof(con), "%s/%s.console", dir, name);
-	snprintf(log, sizeof(log), "%s/%s.qemu.log", dir, name);
+	if (pathf(con, sizeof(con), "%s/%s.console", dir, name) ||
+	    pathf(log, sizeof(log), "%s/%s.qemu.log", dir, name))
+		return -1;
 	unlink(con);
 	fprintf(stderr, "lpj: calibrating %s on this host (a 1-vCPU boot, once per image and host CPU model)\n",
 		image);
@@ -198,7 +202,8 @@ int lpj_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 		k->lpj_source = "kvm";
 		return 0;
 	}
-	cache_dir(c, dir, sizeof(dir));
+	if (cache_dir(c, dir, sizeof(dir)))
+		return -1;
 	host_cpu_model(model, sizeof(model));
 	if (lpj_cache_name(img, model, name, sizeof(name))) {
 		fprintf(stderr, "error: lpj: cannot read %s: %s\n", img, strerror(errno));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "run/noise.h"
 
 const struct noise_profile noise_profiles[] = {
@@ -45,15 +46,11 @@ void noise_print_table(FILE *f)
 char *noise_cmd(const struct noise_profile *p, int vcpus, int timeout_s)
 {
 	int h = vcpus / 2 > 0 ? vcpus / 2 : 1, q = vcpus / 4 > 0 ? vcpus / 4 : 1;
-	size_t cap = strlen(p->args) * 2 + 128, pos = 0;
-	char *out;
+	struct strbuf out = STRBUF_INIT;
 
 	if (!p->args[0])
 		return strdup("");
-	out = malloc(cap);
-	if (!out)
-		return NULL;
-	pos += snprintf(out, cap, "stress-ng ");
+	sb_append(&out, "stress-ng ");
 	for (const char *s = p->args; *s; s++) {
 		int v = -1;
 
@@ -61,15 +58,14 @@ char *noise_cmd(const struct noise_profile *p, int vcpus, int timeout_s)
 			v = s[1] == 'N' ? vcpus : s[1] == 'H' ? h : s[1] == 'Q' ? q : -1;
 		}
 		if (v >= 0) {
-			pos += snprintf(out + pos, cap - pos, "%d", v);
+			sb_appendf(&out, "%d", v);
 			s += 2;
-		} else if (pos + 1 < cap) {
-			out[pos++] = *s;
-			out[pos] = '\0';
+		} else {
+			sb_appendf(&out, "%c", *s);
 		}
 	}
-	snprintf(out + pos, cap - pos, " --metrics-brief --yaml noise.yaml -t %ds", timeout_s);
-	return out;
+	sb_appendf(&out, " --metrics-brief --yaml noise.yaml -t %ds", timeout_s);
+	return sb_take(&out);
 }
 
 /* "      key: value" → key, value (trimmed); 0 when the line has that shape. */

@@ -38,16 +38,18 @@ int pvh_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 		return as_is(k, "pvh"), 0;
 	if (c->o->pvh_off || c->accel == ACCEL_KVM)
 		return as_is(k, "bzimage"), 0;
-	snprintf(dir, sizeof(dir), "%s", e && *e ? e : "");
-	if (!dir[0])
-		snprintf(dir, sizeof(dir), "%s/vm-images/out/pvh", c->root);
+	if (e && *e ? pathf(dir, sizeof(dir), "%s", e) :
+	    pathf(dir, sizeof(dir), "%s/vm-images/out/pvh", c->root))
+		return -1;
 	if (lpj_cache_name(k->image, "", name, sizeof(name)))
 		return as_is(k, "bzimage"), 0;
 	name[16] = '\0';	/* the image's part */
-	snprintf(elf, sizeof(elf), "%s/%s.vmlinux", dir, name);
-	snprintf(no, sizeof(no), "%s/%s.nopvh", dir, name);
+	if (pathf(elf, sizeof(elf), "%s/%s.vmlinux", dir, name) ||
+	    pathf(no, sizeof(no), "%s/%s.nopvh", dir, name))
+		return -1;
 	if (file_exists(elf)) {
-		snprintf(k->boot_image, sizeof(k->boot_image), "%s", elf);
+		if (pathf(k->boot_image, sizeof(k->boot_image), "%s", elf))
+			return -1;
 		k->boot_path = "pvh";
 		return 0;
 	}
@@ -61,12 +63,14 @@ int pvh_resolve(const struct run_ctx *c, struct kernel_res *k, bool dry_run)
 		fprintf(stderr, "error: pvh: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	snprintf(script, sizeof(script), "%s/vm-images/pvh-vmlinux.sh", c->root);
+	if (pathf(script, sizeof(script), "%s/vm-images/pvh-vmlinux.sh", c->root))
+		return -1;
 	rc = spawn_run((char *[]){ script, k->image, elf, NULL }, NULL, NULL);
 	if (rc == 0) {
 		fprintf(stderr, "pvh: %s boots as %s (PVH, no decompression in the guest)\n", k->image,
 			elf);
-		snprintf(k->boot_image, sizeof(k->boot_image), "%s", elf);
+		if (pathf(k->boot_image, sizeof(k->boot_image), "%s", elf))
+			return -1;
 		k->boot_path = "pvh";
 		return 0;
 	}

@@ -62,11 +62,13 @@ static int resolve_out(struct run_ctx *c)
 	char cwd[PATH_MAX];
 
 	if (out[0] == '/') {
-		snprintf(c->out, sizeof(c->out), "%s", out);
+		if (pathf(c->out, sizeof(c->out), "%s", out))
+			return -1;
 	} else {
 		if (!getcwd(cwd, sizeof(cwd)))
 			return -1;
-		snprintf(c->out, sizeof(c->out), "%s/%s", cwd, out);
+		if (pathf(c->out, sizeof(c->out), "%s/%s", cwd, out))
+			return -1;
 	}
 	/* The cell directory becomes a QEMU option value and a 9p path. */
 	if (strpbrk(c->out, "'\n")) {
@@ -138,8 +140,7 @@ static int resolve(struct run_ctx *c, const struct run_opts *o, const struct pla
 		return -1;
 	if (resolve_scripts(c))
 		return -1;
-	snprintf(c->runner, sizeof(c->runner), "%s/vm-images/guest/run-job.sh", c->root);
-	return 0;
+	return pathf(c->runner, sizeof(c->runner), "%s/vm-images/guest/run-job.sh", c->root);
 }
 
 /* What makes cells of one run comparable: a resumed run must have the same. */

@@ -246,7 +246,7 @@ static int migrate_to_file(const char *dir, char *err, size_t errlen)
 	snprintf(pipe_path, sizeof(pipe_path), "%s/qmp", dir);
 	snprintf(state, sizeof(state), "%s/state", dir);
 	if (qmp_open(&m, pipe_path)) {
-		snprintf(err, errlen, "cannot open %s.in/.out: %s", pipe_path, strerror(errno));
+		fmt_cut(err, errlen, "cannot open %s.in/.out: %s", pipe_path, strerror(errno));
 		return -1;
 	}
 	q = shell_quote(state);

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "run/verdict.h"
 
+/* A signature is one bounded line (verdict.h): those made here are cut by fmt_cut, marked. */
 static void set(struct verdict_out *o, const char *v, const char *sig)
 {
 	snprintf(o->verdict, sizeof(o->verdict), "%s", v);
@@ -26,12 +28,12 @@ static void decide_module(const struct verdict_in *in, struct verdict_out *o)
 	char sig[256];
 
 	if (!m) {
-		snprintf(sig, sizeof(sig), "no module results: %s",
-			 in->mod_err && *in->mod_err ? in->mod_err : "module.json missing");
+		fmt_cut(sig, sizeof(sig), "no module results: %s",
+			in->mod_err && *in->mod_err ? in->mod_err : "module.json missing");
 		set(o, "FAIL", sig);
 	} else if (strcmp(m->result, "SUCCESS")) {
-		snprintf(sig, sizeof(sig), "module: %s%s%s", m->result,
-			 m->first_failure[0] ? ": " : "", m->first_failure);
+		fmt_cut(sig, sizeof(sig), "module: %s%s%s", m->result,
+			m->first_failure[0] ? ": " : "", m->first_failure);
 		set(o, "FAIL", sig);
 	} else if (m->ops == 0) {
 		set(o, "FAIL", "sanity: module reported SUCCESS with no ops");
@@ -68,8 +70,8 @@ void verdict_decide(const struct verdict_in *in, struct verdict_out *o)
 		set(o, "CRASH", in->crash->signature);
 		if (in->tcg_overcommit > 1 && waits_on_cpus(in->crash->kind)) {
 			o->under_overcommit = true;
-			snprintf(sig, sizeof(sig), "%s (TCG overcommit %d\u00d7)", in->crash->signature,
-				 in->tcg_overcommit);
+			fmt_cut(sig, sizeof(sig), "%s (TCG overcommit %d\u00d7)", in->crash->signature,
+				in->tcg_overcommit);
 			set(o, "CRASH", sig);
 		}
 		return;

@@ -92,11 +92,12 @@ static int one_snapshot(const char *cell_dir, const char *kdir, const char *name
 	struct cov_set s = { 0 };
 	int rc;
 
-	snprintf(dir, sizeof(dir), "%s/%s/%s", cell_dir, COV_DIR, name);
-	snprintf(stage, sizeof(stage), "%s/%s", tmp, name);
-	snprintf(base, sizeof(base), "coverage-%s.info", name);
-	snprintf(info, sizeof(info), "%s/%s", cell_dir, base);
-	snprintf(log, sizeof(log), "%s/lcov-%s.log", tmp, name);
+	if (pathf_err(err, errn, dir, sizeof(dir), "%s/%s/%s", cell_dir, COV_DIR, name) ||
+	    pathf_err(err, errn, stage, sizeof(stage), "%s/%s", tmp, name) ||
+	    pathf_err(err, errn, base, sizeof(base), "coverage-%s.info", name) ||
+	    pathf_err(err, errn, info, sizeof(info), "%s/%s", cell_dir, base) ||
+	    pathf_err(err, errn, log, sizeof(log), "%s/lcov-%s.log", tmp, name))
+		return -1;
 	rc = cov_from_gcda(dir, kdir, stage, &s, err, errn);
 	if (!rc)
 		rc = lcov_capture(stage, kdir, &s, info, log, err, errn);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/numfmt.h"
+#include "lib/strbuf.h"
 #include "stats/stats.h"
 
 void stats_init(struct stats_set *s)
@@ -269,20 +270,23 @@ static int columns(const char *s)
 static void row(FILE *f, int w, const char *const cell[7])
 {
 	static const int width[7] = { 0, 4, 24, 9, 8, 20, 0 };
-	char line[1024];
-	size_t len = 0;
+	struct strbuf line = STRBUF_INIT;
+	size_t len;
 
-	for (int i = 0; i < 7 && len < sizeof(line); i++) {
+	for (int i = 0; i < 7; i++) {
 		int cw = i ? width[i] : w, pad = cw - columns(cell[i]);
 
-		len += snprintf(line + len, sizeof(line) - len, "%s%s%*s",
-				i == 1 ? " " : i > 1 ? "  " : "", cell[i], pad > 0 ? pad : 0, "");
+		sb_appendf(&line, "%s%s%*s", i == 1 ? " " : i > 1 ? "  " : "", cell[i],
+			   pad > 0 ? pad : 0, "");
 	}
-	if (len >= sizeof(line))
-		len = sizeof(line) - 1;
-	while (len && line[len - 1] == ' ')
+	/* out of memory: the cells that fit before, and the error */
+	if (line.failed)
+		fprintf(stderr, "error: stats: %s\n", strerror(ENOMEM));
+	len = line.len;
+	while (len && line.s[len - 1] == ' ')
 		len--;
-	fprintf(f, "%.*s\n", (int)len, line);
+	fprintf(f, "%.*s\n", (int)len, sb_str(&line));
+	sb_free(&line);
 }
 
 void stats_print(FILE *f, const struct stats_set *s)

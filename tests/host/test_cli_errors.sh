@@ -30,4 +30,7 @@ check "max_entries=2097152 value_size=4096 at 64 vCPUs" run --cpus 64 --map-type
 	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"
 check "half of this host's MemTotal" run --cpus 64 --map-type percpu_hash \
 	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"
+# An --out longer than a path may be: refused with the limit, not cut to another directory.
+check "path too long (over 4095 bytes): /" run --cpus 2 --workload full_update --duration 3 \
+	--out "$d/$(printf 'x%.0s' $(seq 4100))"
 [ -z "$(ls "$d")" ] || fail "a rejected run wrote into its --out"

@@ -33,12 +33,12 @@ static void build(struct scratch *x, const char *cflag)
 	assert_non_null(mkdtemp(x->root));
 	snprintf(x->tree, sizeof(x->tree), "%s/tree", x->root);
 	snprintf(x->cell, sizeof(x->cell), "%s/cell", x->root);
-	snprintf(dst, sizeof(dst), "%s/sub", x->tree);
+	assert_int_equal(pathf(dst, sizeof(dst), "%s/sub", x->tree), 0);
 	assert_int_equal(mkdir_p(dst), 0);
 	fixture_path(src, sizeof(src), "coverage", "fx.c");
 	text = read_file(src, NULL);
 	assert_non_null(text);
-	snprintf(dst, sizeof(dst), "%s/sub/fx.c", x->tree);
+	assert_int_equal(pathf(dst, sizeof(dst), "%s/sub/fx.c", x->tree), 0);
 	assert_int_equal(write_file_atomic(dst, text, strlen(text)), 0);
 	free(text);
 	run_in(x->tree, (char *[]){ "gcc", "--coverage", (char *)cflag, "-c", "-o", "sub/fx.o",
@@ -51,10 +51,10 @@ static void run_fx(struct scratch *x, const char *arg, const char *snap, const c
 {
 	char from[PATH_MAX], to[PATH_MAX];
 
-	snprintf(from, sizeof(from), "%s/sub/fx.gcda", x->tree);
+	assert_int_equal(pathf(from, sizeof(from), "%s/sub/fx.gcda", x->tree), 0);
 	unlink(from);
 	run_in(x->tree, (char *[]){ "./fx", (char *)arg, NULL });
-	snprintf(to, sizeof(to), "%s/gcov/%s/%s/sub", x->cell, snap, prefix);
+	assert_int_equal(pathf(to, sizeof(to), "%s/gcov/%s/%s/sub", x->cell, snap, prefix), 0);
 	assert_int_equal(mkdir_p(to), 0);
 	strcat(to, "/fx.gcda");
 	assert_int_equal(rename(from, to), 0);
