@@ -202,13 +202,6 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 	return 0;
 }
 
-static bool name_ok(const char *s)
-{
-	return s[0] && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", s[0]) &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-	       strlen(s);
-}
-
 static void kit_root(char *out, size_t n)
 {
 	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
@@ -226,55 +219,15 @@ static void kit_root(char *out, size_t n)
 	snprintf(out, n, "%s", exe[0] ? exe : ".");
 }
 
-/* The base: [LINE/]VARIANT with its variant.conf in the kit. */
-static int resolve_base(struct bs_ctx *c)
-{
-	const char *b = c->o->base, *slash = strchr(b, '/');
-	static const char *const roots[] = { "variants", "mutants" };
-	char p[4096];
-
-	if (slash) {
-		snprintf(c->line, sizeof(c->line), "%.*s", (int)(slash - b), b);
-		snprintf(p, sizeof(p), "%s/vm-images/lines/%s/line.conf", c->root, c->line);
-		if ((size_t)(slash - b) >= sizeof(c->line) ||
-		    strspn(c->line, "0123456789.") != strlen(c->line) || !file_exists(p)) {
-			fprintf(stderr, "error: --base-variant '%s': no kernel line '%.*s' (vm-images/lines/: 6.1, 6.12, …)\n",
-				b, (int)(slash - b), b);
-			return -1;
-		}
-		b = slash + 1;
-	}
-	snprintf(c->base_variant, sizeof(c->base_variant), "%s", b);
-	for (size_t i = 0; name_ok(b) && i < 2; i++) {
-		snprintf(c->base_conf, sizeof(c->base_conf), "%s/vm-images/kernels/%s/%s/variant.conf",
-			 c->root, roots[i], b);
-		if (file_exists(c->base_conf))
-			return 0;
-	}
-	fprintf(stderr, "error: --base-variant '%s': no variant '%s' in vm-images/kernels/variants/ or mutants/ (see vm-images/build-kernel.sh --list)\n",
-		c->o->base, b);
-	return -1;
-}
-
-static void step_label(const struct bs_ctx *c, struct bs_step *s)
-{
-	if (s->k)
-		snprintf(s->variant, sizeof(s->variant), "bisect-%s-s%d", c->tag, s->k);
-	else
-		snprintf(s->variant, sizeof(s->variant), "%s", c->base_variant);
-	snprintf(s->label, sizeof(s->label), "%s%s%s", c->line, c->line[0] ? "/" : "", s->variant);
-}
-
-/* OUT/bisect-params.json: what makes the rounds (series, base, matrix); a rerun must agree. */
+/* OUT/bisect-params.json: what makes the rounds (the steps, the matrix); a rerun must agree. */
 static int check_params(struct bs_ctx *c)
 {
 	char path[4096];
-	json_t *p = json_pack("{s:s, s:s, s:[], s:[]}", "tag", c->tag, "base", c->o->base,
-			      "patches", "run_args"), *old;
+	json_t *p = json_deep_copy(c->params), *old;
 	int err = -1;
 
-	for (size_t i = 0; p && i < c->patches.n; i++)
-		json_array_append_new(json_object_get(p, "patches"), json_string(c->patches.v[i]));
+	if (p)
+		json_object_set_new(p, "run_args", json_array());
 	for (size_t i = 0; p && i < c->o->run_args.n; i++)
 		json_array_append_new(json_object_get(p, "run_args"), json_string(c->o->run_args.v[i]));
 	snprintf(path, sizeof(path), "%s/bisect-params.json", c->out);
@@ -298,19 +251,18 @@ static int check_params(struct bs_ctx *c)
 
 static int setup(struct bs_ctx *c, const struct bs_opts *o)
 {
-	char *abs, env[8192];
-	const char *old = getenv("HTAB_VARIANT_DIRS");
+	char *abs;
 
 	c->o = o;
+	c->way = &bs_way_series;
 	c->bad_rate = NAN;
 	c->dir = o->metric ? rep_metric_direction(o->metric) : 0;
 	kit_root(c->root, sizeof(c->root));
-	if (resolve_base(c) || bs_read_series(c))
+	if (c->way->read_steps(c))
 		return -1;
-	c->nsteps = (int)c->patches.n + 1;
-	if (o->test_step > (int)c->patches.n) {
-		fprintf(stderr, "error: --test-step %d: the series has steps 1..%zu\n", o->test_step,
-			c->patches.n);
+	if (o->test_step > c->nsteps - 1) {
+		fprintf(stderr, "error: --test-step %d: the series has steps 1..%d\n", o->test_step,
+			c->nsteps - 1);
 		return -1;
 	}
 	if (mkdir_p(o->out) || !(abs = realpath(o->out, NULL))) {
@@ -319,20 +271,7 @@ static int setup(struct bs_ctx *c, const struct bs_opts *o)
 	}
 	snprintf(c->out, sizeof(c->out), "%s", abs);
 	free(abs);
-	c->steps = calloc((size_t)c->nsteps, sizeof(*c->steps));
-	if (!c->steps)
-		return -1;
-	for (int k = 0; k < c->nsteps; k++) {
-		c->steps[k].k = k;
-		c->steps[k].patch = k ? c->patches.v[k - 1] : NULL;
-		step_label(c, &c->steps[k]);
-	}
-	if (check_params(c) || bs_write_variants(c))
-		return -1;
-	/* run's own build-kernel.sh calls must find the steps too */
-	snprintf(env, sizeof(env), "%s/variants%s%s", c->out, old && *old ? ":" : "",
-		 old && *old ? old : "");
-	return setenv("HTAB_VARIANT_DIRS", env, 1);
+	return check_params(c) || c->way->prepare(c) ? -1 : 0;
 }
 
 /* The figures of one finished round from its cells. 0 ok, -1 none ran to a verdict. */
@@ -375,7 +314,7 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	ssize_t len;
 	int rc;
 
-	if (bs_build_step(c, s))
+	if (c->way->build_step(c, s))
 		return -1;
 	snprintf(log, sizeof(log), "%s.log", dir);
 	if (alt && *alt) {
@@ -388,6 +327,14 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	}
 	strv_push(&argv, "--kernel");
 	strv_push(&argv, s->label);
+	if (s->image[0]) {
+		strv_push(&argv, "--kernel-image");
+		strv_push(&argv, s->image);
+		strv_push(&argv, "--kernel-release");
+		strv_push(&argv, s->release);
+		strv_push(&argv, "--module");
+		strv_push(&argv, s->module);
+	}
 	strv_push(&argv, "--out");
 	strv_push(&argv, dir);
 	for (size_t i = 0; i < c->o->run_args.n; i++)
@@ -518,7 +465,7 @@ static void print_step(const struct bs_ctx *c, const struct bs_step *s)
 
 	evidence(c, s, ev, sizeof(ev));
 	printf("step %d/%d (%s): %s after %d run%s: %s, wall %.1f s", s->k, c->nsteps - 1,
-	       s->patch, bs_decision_names[s->d], s->runs, s->runs == 1 ? "" : "s", ev, s->wall_s);
+	       s->name, bs_decision_names[s->d], s->runs, s->runs == 1 ? "" : "s", ev, s->wall_s);
 	if (s->reused)
 		printf(" (%d of the runs reused from OUT)", s->reused);
 	putchar('\n');
@@ -555,15 +502,32 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* {"step": K, then the step's id ("patch" or "commit", "subject")}. */
+static json_t *step_head(const struct bs_step *s)
+{
+	json_t *o = json_pack("{s:i}", "step", s->k);
+
+	if (o && json_object_update(o, s->id)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 {
-	json_t *o = json_pack("{s:i, s:o, s:s, s:s, s:s, s:s, s:i, s:i, s:o}", "step", s->k,
-			      "patch", s->patch ? json_string(s->patch) : json_null(),
-			      "variant", s->variant, "kernel", s->label, "hash", s->hash,
-			      "decision", s->k && !s->runs ? "untested" : s->k ?
-			      bs_decision_names[s->d] : "base", "runs", s->runs, "reused", s->reused,
-			      "wall_s", num(s->wall_s));
+	json_t *o = step_head(s), *rest;
 	json_t *rounds = json_array();
+
+	if (o && s->variant[0])
+		json_object_set_new(o, "variant", json_string(s->variant));
+	rest = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "kernel", s->label, "hash", s->hash,
+			 "decision", s->k && !s->runs ? "untested" : s->k ?
+			 bs_decision_names[s->d] : "base", "runs", s->runs, "reused", s->reused,
+			 "wall_s", num(s->wall_s));
+	if (o && rest)
+		json_object_update(o, rest);
+	json_decref(rest);
 
 	for (size_t i = 0; o && rounds && i < s->nrounds; i++) {
 		json_t *vals = json_array();
@@ -600,14 +564,14 @@ static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 static void write_json(const struct bs_ctx *c, json_t *verdict)
 {
 	char path[4096];
-	json_t *steps = json_array(), *order = json_array(), *o;
+	json_t *steps = json_array(), *order = json_array(), *o, *rest;
 
 	for (int k = 0; k < c->nsteps; k++)
 		json_array_append_new(steps, step_json(c, &c->steps[k]));
 	for (size_t i = 0; i < c->order.n; i++)
 		json_array_append_new(order, json_string(c->order.v[i]));
-	o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:f, s:i, s:o, s:o, s:o, s:o}",
-		      "series", c->o->series, "base", c->o->base, "tag", c->tag,
+	o = json_deep_copy(c->head);
+	rest = json_pack("{s:o, s:o, s:o, s:f, s:f, s:i, s:o, s:o, s:o, s:o}",
 		      "signature", c->o->signature ? json_string(c->o->signature) : json_null(),
 		      "metric", c->o->metric ? json_string(c->o->metric) : json_null(),
 		      "worse_by_pct", c->o->metric ? json_real(c->o->worse_by_pct) : json_null(),
@@ -616,6 +580,11 @@ static void write_json(const struct bs_ctx *c, json_t *verdict)
 		      "test_step", c->o->test_step > 0 ? json_integer(c->o->test_step) : json_null(),
 		      "tested", order, "steps", steps,
 		      "verdict", verdict ? json_incref(verdict) : json_null());
+	if (o && rest && json_object_update(o, rest)) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(rest);
 	snprintf(path, sizeof(path), "%s/bisect.json", c->out);
 	if (!o || json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER))
 		fprintf(stderr, "error: cannot write %s\n", path);
@@ -659,7 +628,7 @@ static int search(struct bs_ctx *c)
 {
 	int n = c->nsteps - 1, g = 0, b, rc, k;
 	char ev[512], undecided[256] = "";
-	json_t *v;
+	json_t *v, *id;
 
 	if ((rc = test_step(c, &c->steps[n])))
 		return rc;
@@ -695,10 +664,13 @@ static int search(struct bs_ctx *c)
 	if (b == g + 1) {
 		evidence(c, &c->steps[b], ev, sizeof(ev));
 		printf("bisect: first bad step %d: %s (BAD after %d run%s: %s; step %d %s)\n", b,
-		       c->steps[b].patch, c->steps[b].runs, c->steps[b].runs == 1 ? "" : "s", ev,
+		       c->steps[b].name, c->steps[b].runs, c->steps[b].runs == 1 ? "" : "s", ev,
 		       g, g ? "GOOD" : "is the base");
-		v = json_pack("{s:s, s:i, s:s}", "kind", "first_bad", "step", b, "patch",
-			      c->steps[b].patch);
+		v = json_pack("{s:s}", "kind", "first_bad");
+		id = step_head(&c->steps[b]);
+		if (v && id)
+			json_object_update(v, id);
+		json_decref(id);
 		write_json(c, v);
 		json_decref(v);
 		return 0;
@@ -721,8 +693,12 @@ static void ctx_free(struct bs_ctx *c)
 		for (size_t i = 0; i < c->steps[k].nrounds; i++)
 			free(c->steps[k].rounds[i].vals);
 		free(c->steps[k].rounds);
+		json_decref(c->steps[k].id);
 	}
 	free(c->steps);
+	json_decref(c->head);
+	json_decref(c->params);
+	strv_free(&c->names);
 	strv_free(&c->patches);
 	strv_free(&c->order);
 }
