@@ -1,7 +1,9 @@
 /*
- * The `bisect` subcommand: the first bad step of a patch series. Step K is
- * the base variant + the series' first K patches, built as a variant of its
- * own; a step is tested by rounds of `htab-torture run --kernel STEP` (the
+ * The `bisect` subcommand: the first bad step of a patch series or of a git
+ * range. Step K is the base variant + the series' first K patches, built as
+ * a variant of its own (series.c), or the K-th commit of GOOD..BAD, built in
+ * a clone of the tree (git_range.c); a step is tested by rounds of
+ * `htab-torture run --kernel STEP` (the
  * user's matrix, after --) into OUT/step-K/round-R/, each against as many
  * rounds of the base (step 0), until decide.c calls it GOOD or BAD or
  * --max-runs is reached (UNDECIDED). The search never guesses: an
@@ -37,7 +39,14 @@ static const struct opt_spec bisect_opts[] = {
 	{ "base-variant", 'b', "[LINE/]VARIANT", "the series",
 	  "what the series applies to (default fixed): step 0; step K is it +\n"
 	  "patches 1..K, built as variant bisect-TAG-sK under OUT/variants/" },
-	{ "out", 'o', "OUT", "the series", "the bisect's directory (required; a rerun resumes it)" },
+	{ "kernel-tree", 'T', "DIR", "or a git range",
+	  "a kernel git work tree with its .config (never written to: the\n"
+	  "steps are built in OUT/tree, a git clone --shared of it)" },
+	{ "range", 'g', "GOOD..BAD", "or a git range",
+	  "step 0 is GOOD, steps 1..N git rev-list --reverse --first-parent\n"
+	  "GOOD..BAD; each built (make olddefconfig, make bzImage modules, the\n"
+	  "module) and kept in OUT/steps/K/, booted as --kernel git-<sha12>" },
+	{ "out", 'o', "OUT", "both", "the bisect's directory (required; a rerun resumes it)" },
 	{ "signature", 'S', "TITLE", "predicate",
 	  "a cell is bad when its verdict is not PASS and its signature (or\n"
 	  "FAIL reason) contains TITLE (case-sensitive)" },
@@ -65,18 +74,21 @@ static const char *const forbidden_run_args[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: htab-torture bisect --series DIR --out OUT (--signature TITLE |\n"
-	      "         --metric NAME --worse-by PCT) [OPTIONS] [-- RUN_OPTIONS...]\n"
-	      "  The first bad step of the series: each step is tested by rounds of\n"
-	      "  'htab-torture run --kernel STEP RUN_OPTIONS' (the matrix, e.g. -- --cpus 4\n"
-	      "  --workload churn) against as many rounds of the base, until Fisher's exact\n"
+	fputs("usage: htab-torture bisect (--series DIR | --kernel-tree DIR --range GOOD..BAD)\n"
+	      "         --out OUT (--signature TITLE | --metric NAME --worse-by PCT) [OPTIONS]\n"
+	      "         [-- RUN_OPTIONS...]\n"
+	      "  The first bad step of the series (or commit of the range): each step is\n"
+	      "  tested by rounds of 'htab-torture run --kernel STEP RUN_OPTIONS' (the\n"
+	      "  matrix, e.g. -- --cpus 4 --workload churn) against as many rounds of the\n"
+	      "  base (step 0: the base variant, or GOOD), until Fisher's exact\n"
 	      "  test (signature) or Welch's t and the bootstrap ratio interval (metric)\n"
 	      "  decide it at --confidence, or --max-runs rounds leave it UNDECIDED. One\n"
 	      "  line per step tested, then: 'first bad step K: PATCH (evidence)', 'none:\n"
-	      "  every step good' or 'undecided between J and K'; OUT/bisect.json.\n\n", f);
+	      "  every step good' or 'undecided between J and K'; OUT/bisect.json. A step of\n"
+	      "  a range that does not build is UNDECIDED (its log named), never bad.\n\n", f);
 	opts_help(f, bisect_opts, NBISECT_OPTS);
 	fputs("\nexit status: search 0 a first bad step or none, 1 undecided, 2 usage or\n"
-	      "setup error (a build failure, a round that did not run); --test-step 0 good,\n"
+	      "setup error (a series' build failure, a round that did not run); --test-step 0 good,\n"
 	      "1 bad, 125 undecided or any error (git bisect's skip); 128+N on signal N\n", f);
 }
 
@@ -111,7 +123,9 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o->series = optarg; break;
-		case 'b': o->base = optarg; break;
+		case 'T': o->kernel_tree = optarg; break;
+		case 'g': o->range = optarg; break;
+		case 'b': o->base = optarg; o->base_set = true; break;
 		case 'o': o->out = optarg; break;
 		case 'S': o->signature = optarg; break;
 		case 'm': o->metric = optarg; break;
@@ -160,10 +174,36 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 				return -1;
 			}
 		}
+		if (o->kernel_tree && (!strcmp(argv[i], "--module") ||
+				       !strncmp(argv[i], "--module=", 9))) {
+			fprintf(stderr, "error: run option '%s' after --: bisect --kernel-tree builds each step's module itself\n",
+				argv[i]);
+			return -1;
+		}
 		strv_push(&o->run_args, argv[i]);
 	}
-	if (!o->series || !o->out) {
-		fprintf(stderr, "error: bisect needs --series DIR and --out OUT (see 'htab-torture bisect --help')\n");
+	if (o->series && o->kernel_tree) {
+		fprintf(stderr, "error: --series '%s' and --kernel-tree '%s': give one (a patch series, or a git range of a tree)\n",
+			o->series, o->kernel_tree);
+		return -1;
+	}
+	if (o->kernel_tree && o->base_set) {
+		fprintf(stderr, "error: --base-variant '%s' goes with --series; a git range's base is its GOOD commit (--range GOOD..BAD)\n",
+			o->base);
+		return -1;
+	}
+	if (o->range && !o->kernel_tree) {
+		fprintf(stderr, "error: --range '%s' goes with --kernel-tree DIR (the git tree it is of)%s\n",
+			o->range, o->series ? ", not with --series" : "");
+		return -1;
+	}
+	if (o->kernel_tree && !o->range) {
+		fprintf(stderr, "error: --kernel-tree '%s' needs --range GOOD..BAD (the commits to bisect)\n",
+			o->kernel_tree);
+		return -1;
+	}
+	if ((!o->series && !o->kernel_tree) || !o->out) {
+		fprintf(stderr, "error: bisect needs --series DIR or --kernel-tree DIR --range GOOD..BAD, and --out OUT (see 'htab-torture bisect --help')\n");
 		return -1;
 	}
 	if (!!o->signature == !!o->metric) {
@@ -254,15 +294,15 @@ static int setup(struct bs_ctx *c, const struct bs_opts *o)
 	char *abs;
 
 	c->o = o;
-	c->way = &bs_way_series;
+	c->way = o->kernel_tree ? &bs_way_git_range : &bs_way_series;
 	c->bad_rate = NAN;
 	c->dir = o->metric ? rep_metric_direction(o->metric) : 0;
 	kit_root(c->root, sizeof(c->root));
 	if (c->way->read_steps(c))
 		return -1;
 	if (o->test_step > c->nsteps - 1) {
-		fprintf(stderr, "error: --test-step %d: the series has steps 1..%d\n", o->test_step,
-			c->nsteps - 1);
+		fprintf(stderr, "error: --test-step %d: the %s has steps 1..%d\n", o->test_step,
+			c->way->noun, c->nsteps - 1);
 		return -1;
 	}
 	if (mkdir_p(o->out) || !(abs = realpath(o->out, NULL))) {
@@ -302,7 +342,10 @@ static int load_round(struct bs_ctx *c, const char *dir, struct bs_round *r)
 	return r->vals && r->total ? 0 : -1;
 }
 
-/* Runs `htab-torture run` for round R of s (R = s->nrounds + 1). 0 ok, -1 error, 128+N signal. */
+/*
+ * Runs `htab-torture run` for round R of s (R = s->nrounds + 1). 0 ok, -1
+ * error, 1 the step does not build, 128+N signal.
+ */
 static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir,
 		     const char *done, double *wall)
 {
@@ -314,8 +357,14 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	ssize_t len;
 	int rc;
 
-	if (c->way->build_step(c, s))
+	if ((rc = c->way->build_step(c, s)))
+		return rc > 0 ? 1 : -1;
+	snprintf(log, sizeof(log), "%s", dir);
+	*strrchr(log, '/') = '\0';
+	if (mkdir_p(log)) {
+		fprintf(stderr, "error: cannot make %s: %s\n", log, strerror(errno));
 		return -1;
+	}
 	snprintf(log, sizeof(log), "%s.log", dir);
 	if (alt && *alt) {
 		strv_push(&argv, alt);
@@ -463,6 +512,12 @@ static void print_step(const struct bs_ctx *c, const struct bs_step *s)
 {
 	char ev[512];
 
+	if (s->build_log[0]) {
+		printf("step %d/%d (%s): UNDECIDED: it does not build (log: %s)\n", s->k,
+		       c->nsteps - 1, s->name, s->build_log);
+		fflush(stdout);
+		return;
+	}
 	evidence(c, s, ev, sizeof(ev));
 	printf("step %d/%d (%s): %s after %d run%s: %s, wall %.1f s", s->k, c->nsteps - 1,
 	       s->name, bs_decision_names[s->d], s->runs, s->runs == 1 ? "" : "s", ev, s->wall_s);
@@ -479,8 +534,11 @@ static int test_step(struct bs_ctx *c, struct bs_step *s)
 
 	s->reused = 0;
 	for (int r = 1; r <= c->o->max_runs; r++) {
-		if ((rc = ensure_rounds(c, &c->steps[0], r)) || (rc = ensure_rounds(c, s, r)))
-			return rc;
+		if ((rc = ensure_rounds(c, &c->steps[0], r)) || (rc = ensure_rounds(c, s, r))) {
+			if (rc != 1 || !s->build_log[0])
+				return rc < 0 ? -1 : rc;
+			break;	/* it does not build: UNDECIDED */
+		}
 		evaluate(c, s, r);
 		s->runs = r;
 		if (s->d != BS_PENDING)
@@ -522,7 +580,7 @@ static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 	if (o && s->variant[0])
 		json_object_set_new(o, "variant", json_string(s->variant));
 	rest = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "kernel", s->label, "hash", s->hash,
-			 "decision", s->k && !s->runs ? "untested" : s->k ?
+			 "decision", s->k && s->d == BS_PENDING ? "untested" : s->k ?
 			 bs_decision_names[s->d] : "base", "runs", s->runs, "reused", s->reused,
 			 "wall_s", num(s->wall_s));
 	if (o && rest)
@@ -539,6 +597,8 @@ static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 			"values", vals, "wall_s", num(s->rounds[i].wall_s)));
 	}
 	json_object_set_new(o, "rounds", rounds);
+	if (s->build_log[0])
+		json_object_set_new(o, "build_failed", json_string(s->build_log));
 	if (!s->k || !s->runs)
 		return o;
 	if (c->o->signature) {
@@ -598,7 +658,7 @@ static int next_step(const struct bs_ctx *c, int g, int b)
 	double mid = (g + b) / 2.0;
 
 	for (int k = g + 1; k < b; k++)
-		if (!c->steps[k].runs && (!best || fabs(k - mid) < fabs(best - mid)))
+		if (c->steps[k].d == BS_PENDING && (!best || fabs(k - mid) < fabs(best - mid)))
 			best = k;
 	return best;
 }
@@ -634,7 +694,8 @@ static int search(struct bs_ctx *c)
 		return rc;
 	if (c->steps[n].d == BS_GOOD) {
 		print_base(c);
-		printf("bisect: none: every step good (step %d, the whole series, is GOOD)\n", n);
+		printf("bisect: none: every step good (step %d, the whole %s, is GOOD)\n", n,
+		       c->way->noun);
 		v = json_pack("{s:s}", "kind", "none");
 		write_json(c, v);
 		json_decref(v);
@@ -642,8 +703,12 @@ static int search(struct bs_ctx *c)
 	}
 	if (c->steps[n].d == BS_UNDECIDED) {
 		print_base(c);
-		printf("bisect: undecided between 1 and %d (step %d, the whole series, is neither good nor bad after %d runs)\n",
-		       n, n, c->steps[n].runs);
+		if (c->steps[n].build_log[0])
+			printf("bisect: undecided between 1 and %d (step %d, the whole %s, does not build)\n",
+			       n, n, c->way->noun);
+		else
+			printf("bisect: undecided between 1 and %d (step %d, the whole %s, is neither good nor bad after %d runs)\n",
+			       n, n, c->way->noun, c->steps[n].runs);
 		v = json_pack("{s:s, s:[i,i]}", "kind", "undecided", "range", 1, n);
 		write_json(c, v);
 		json_decref(v);

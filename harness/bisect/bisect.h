@@ -14,7 +14,10 @@
 
 struct bs_opts {
 	const char *series;		/* the directory with its `series` file */
+	const char *kernel_tree;	/* or: a git work tree */
+	const char *range;		/* with it: GOOD..BAD */
 	const char *base;		/* [LINE/]VARIANT, default fixed */
+	bool base_set;			/* --base-variant given */
 	const char *out;
 	const char *signature;		/* signature predicate: a title's substring */
 	const char *metric;		/* metric predicate: its name */
@@ -47,6 +50,7 @@ struct bs_step {
 	struct bs_round *rounds;
 	size_t nrounds;
 	bool built;
+	char build_log[4096];		/* set: the step does not build, see this log */
 	enum bs_decision d;
 	int runs;			/* rounds the decision took */
 	int reused;			/* of them, finished before this invocation */
@@ -59,20 +63,27 @@ struct bs_ctx;
 
 /* One way of making the steps (series.c: a patch series on a variant). */
 struct bs_way {
+	const char *noun;		/* "series", "range": what the steps are of */
 	/* The steps: c->nsteps, c->steps[] (k, name, id, label), c->head, c->params. */
 	int (*read_steps)(struct bs_ctx *c);
 	/* Once OUT exists, before any build. */
 	int (*prepare)(struct bs_ctx *c);
-	/* s built (or found built): 0, s->hash and s->image..module set; -1 a setup error. */
+	/*
+	 * s built (or found built): 0, s->hash (and s->image..module) set; 1 it
+	 * does not build (s->build_log says why): UNDECIDED; -1 a setup error.
+	 */
 	int (*build_step)(struct bs_ctx *c, struct bs_step *s);
 };
 extern const struct bs_way bs_way_series;
+/* git_range.c: the commits of a git range of a kernel tree. */
+extern const struct bs_way bs_way_git_range;
 
 struct bs_ctx {
 	const struct bs_opts *o;
 	const struct bs_way *way;
 	char root[4096];		/* the kit's checkout */
 	char out[4096];			/* absolute */
+	char tree[4096];		/* a git range: the user's tree, absolute */
 	/* a series (series.c) */
 	char line[16];			/* "" for the default line */
 	char base_variant[64];

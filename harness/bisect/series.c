@@ -356,6 +356,7 @@ static int prepare(struct bs_ctx *c)
 }
 
 const struct bs_way bs_way_series = {
+	.noun = "series",
 	.read_steps = read_steps,
 	.prepare = prepare,
 	.build_step = build_step,
