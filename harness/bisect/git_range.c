@@ -243,9 +243,13 @@ static int ensure_tree(struct bs_ctx *c)
  * One step's build in OUT/tree, log in $s/build.log: checkout, config,
  * make, the module, then the artefacts. vmlinux is a hard link, so the
  * tree's is removed first: the next link writes a new file, not the kept one.
+ * Under OUT/tree.lock: a kill -9 of bisect leaves this shell and its make
+ * running (only bisect dies), and a rerun's build waits for them instead
+ * of sharing the tree.
  */
 static const char build_script[] =
-	"set -ex; t=$1 sha=$2 jobs=$3 s=$4 kmod=$5; cd \"$t\"\n"
+	"set -ex; t=$1 sha=$2 jobs=$3 s=$4 kmod=$5\n"
+	"exec 9> \"$t.lock\"; flock 9; cd \"$t\"\n"
 	"rm -f vmlinux\n"
 	"git checkout -q -f --detach \"$sha\"\n"
 	"make olddefconfig\n"

@@ -9,7 +9,8 @@
 # from the range with commit ids and subjects, the step found, the user's
 # checkout untouched (dirty, HEAD and branch as they were), a step that
 # does not build UNDECIDED (never bad; 125 with --test-step) with its log
-# named, resume after kill -9 without rebuilding a built step, and the
+# named, resume after kill -9 without rebuilding a built step, a build
+# waiting for one a killed bisect left running (OUT/tree.lock), and the
 # CLI's errors.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir bisect_git)
@@ -158,6 +159,18 @@ expect_eq "resume: exit" "$rc" 0
 expect_eq "resume: same verdict" "$(jq -c .verdict "$d/resume/bisect.json")" "$(jq -c .verdict "$d/det/bisect.json")"
 expect_eq "resume: builds only the steps not built before" "$(builds)" $((4 - built_before))
 grep -q 'of the runs reused from OUT' "$d/resume.out" || fail "resume: no step said its rounds were reused"
+
+# A build still running in OUT/tree (a killed bisect's make) holds
+# OUT/tree.lock: the next build waits for it.
+mkdir -p "$d/locked"
+flock "$d/locked/tree.lock" sh -c 'sleep 2; echo "released" >> "$FAKE_LOG"' &
+lock_pid=$!
+sleep 0.3
+bisect locked --range "$good..master" --signature reinserted --test-step 3 -- --cpus 2
+expect_eq "locked: test-step 3 bad" "$?" 1
+wait $lock_pid
+expect_eq "locked: the first build after the lock's release" "$(grep -m 2 '^make \|^released' "$d/calls" | tr '\n' ,)" \
+	"released,make olddefconfig,"
 
 # 3. A step that does not build: UNDECIDED with its log, never bad.
 bisect broken --range "$good..broken" --signature reinserted -- --cpus 2
