@@ -30,7 +30,8 @@ static void usage(FILE *f)
 	      "  stats    NDJSON samples by group: mean ± sd, ratio to a base with Welch p and CI\n"
 	      "  scan     FILE...: each console's first kernel report as run titles it, or clean\n"
 	      "  repro    CELL_DIR: a script that boots that cell again and says if it reproduced\n"
-	      "  bisect   --series DIR: the first bad step of a patch series, repeating flaky steps\n"
+	      "  bisect   --series DIR | --kernel-tree DIR --range G..B: the first bad patch or\n"
+	      "           commit, repeating flaky steps\n"
 	      "run 'htab-torture COMMAND --help' for its options\n", f);
 }
 

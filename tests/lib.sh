@@ -85,6 +85,22 @@ usage_error() {
 	echo "ok: $err"
 }
 
+# kill9_after_rounds BISECT_OUT N OUT ERR ARGS...: htab-torture ARGS (a bisect into
+# BISECT_OUT) in the background, stdout OUT, stderr ERR, killed with SIGKILL
+# once N of its rounds are done.
+kill9_after_rounds() {
+	local bout=$1 n=$2 so=$3 se=$4 pid; shift 4
+	"$HT" "$@" > "$so" 2> "$se" &
+	pid=$!
+	for _ in $(seq 300); do
+		[ "$(ls "$bout"/step-*/round-*.done 2>/dev/null | wc -l)" -ge "$n" ] && break
+		sleep 0.1
+	done
+	kill -9 $pid
+	wait $pid 2> /dev/null
+	sleep 0.5
+}
+
 # kill9_after_first_cell DIR OUT ERR ARGS...: htab-torture ARGS in the background
 # (stdout OUT, stderr ERR), killed with SIGKILL once a cell of run DIR has
 # its cell.json; then no QEMU of DIR may outlive it (PR_SET_PDEATHSIG).

@@ -1,7 +1,9 @@
 /*
- * The `bisect` subcommand: the first bad step of a patch series. Step K is
- * the base variant + the series' first K patches, built as a variant of its
- * own; a step is tested by rounds of `htab-torture run --kernel STEP` (the
+ * The `bisect` subcommand: the first bad step of a patch series or of a git
+ * range. Step K is the base variant + the series' first K patches, built as
+ * a variant of its own (series.c), or the K-th commit of GOOD..BAD, built in
+ * a clone of the tree (git_range.c); a step is tested by rounds of
+ * `htab-torture run --kernel STEP` (the
  * user's matrix, after --) into OUT/step-K/round-R/, each against as many
  * rounds of the base (step 0), until decide.c calls it GOOD or BAD or
  * --max-runs is reached (UNDECIDED). The search never guesses: an
@@ -37,7 +39,14 @@ static const struct opt_spec bisect_opts[] = {
 	{ "base-variant", 'b', "[LINE/]VARIANT", "the series",
 	  "what the series applies to (default fixed): step 0; step K is it +\n"
 	  "patches 1..K, built as variant bisect-TAG-sK under OUT/variants/" },
-	{ "out", 'o', "OUT", "the series", "the bisect's directory (required; a rerun resumes it)" },
+	{ "kernel-tree", 'T', "DIR", "or a git range",
+	  "a kernel git work tree with its .config (never written to: the\n"
+	  "steps are built in OUT/tree, a git clone --shared of it)" },
+	{ "range", 'g', "GOOD..BAD", "or a git range",
+	  "step 0 is GOOD, steps 1..N git rev-list --reverse --first-parent\n"
+	  "GOOD..BAD; each built (make olddefconfig, make bzImage modules, the\n"
+	  "module) and kept in OUT/steps/K/, booted as --kernel git-<sha12>" },
+	{ "out", 'o', "OUT", "both", "the bisect's directory (required; a rerun resumes it)" },
 	{ "signature", 'S', "TITLE", "predicate",
 	  "a cell is bad when its verdict is not PASS and its signature (or\n"
 	  "FAIL reason) contains TITLE (case-sensitive)" },
@@ -65,18 +74,21 @@ static const char *const forbidden_run_args[] = {
 
 static void usage(FILE *f)
 {
-	fputs("usage: htab-torture bisect --series DIR --out OUT (--signature TITLE |\n"
-	      "         --metric NAME --worse-by PCT) [OPTIONS] [-- RUN_OPTIONS...]\n"
-	      "  The first bad step of the series: each step is tested by rounds of\n"
-	      "  'htab-torture run --kernel STEP RUN_OPTIONS' (the matrix, e.g. -- --cpus 4\n"
-	      "  --workload churn) against as many rounds of the base, until Fisher's exact\n"
+	fputs("usage: htab-torture bisect (--series DIR | --kernel-tree DIR --range GOOD..BAD)\n"
+	      "         --out OUT (--signature TITLE | --metric NAME --worse-by PCT) [OPTIONS]\n"
+	      "         [-- RUN_OPTIONS...]\n"
+	      "  The first bad step of the series (or commit of the range): each step is\n"
+	      "  tested by rounds of 'htab-torture run --kernel STEP RUN_OPTIONS' (the\n"
+	      "  matrix, e.g. -- --cpus 4 --workload churn) against as many rounds of the\n"
+	      "  base (step 0: the base variant, or GOOD), until Fisher's exact\n"
 	      "  test (signature) or Welch's t and the bootstrap ratio interval (metric)\n"
 	      "  decide it at --confidence, or --max-runs rounds leave it UNDECIDED. One\n"
 	      "  line per step tested, then: 'first bad step K: PATCH (evidence)', 'none:\n"
-	      "  every step good' or 'undecided between J and K'; OUT/bisect.json.\n\n", f);
+	      "  every step good' or 'undecided between J and K'; OUT/bisect.json. A step of\n"
+	      "  a range that does not build is UNDECIDED (its log named), never bad.\n\n", f);
 	opts_help(f, bisect_opts, NBISECT_OPTS);
 	fputs("\nexit status: search 0 a first bad step or none, 1 undecided, 2 usage or\n"
-	      "setup error (a build failure, a round that did not run); --test-step 0 good,\n"
+	      "setup error (a series' build failure, a round that did not run); --test-step 0 good,\n"
 	      "1 bad, 125 undecided or any error (git bisect's skip); 128+N on signal N\n", f);
 }
 
@@ -111,7 +123,9 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 	while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's': o->series = optarg; break;
-		case 'b': o->base = optarg; break;
+		case 'T': o->kernel_tree = optarg; break;
+		case 'g': o->range = optarg; break;
+		case 'b': o->base = optarg; o->base_set = true; break;
 		case 'o': o->out = optarg; break;
 		case 'S': o->signature = optarg; break;
 		case 'm': o->metric = optarg; break;
@@ -160,10 +174,36 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 				return -1;
 			}
 		}
+		if (o->kernel_tree && (!strcmp(argv[i], "--module") ||
+				       !strncmp(argv[i], "--module=", 9))) {
+			fprintf(stderr, "error: run option '%s' after --: bisect --kernel-tree builds each step's module itself\n",
+				argv[i]);
+			return -1;
+		}
 		strv_push(&o->run_args, argv[i]);
 	}
-	if (!o->series || !o->out) {
-		fprintf(stderr, "error: bisect needs --series DIR and --out OUT (see 'htab-torture bisect --help')\n");
+	if (o->series && o->kernel_tree) {
+		fprintf(stderr, "error: --series '%s' and --kernel-tree '%s': give one (a patch series, or a git range of a tree)\n",
+			o->series, o->kernel_tree);
+		return -1;
+	}
+	if (o->kernel_tree && o->base_set) {
+		fprintf(stderr, "error: --base-variant '%s' goes with --series; a git range's base is its GOOD commit (--range GOOD..BAD)\n",
+			o->base);
+		return -1;
+	}
+	if (o->range && !o->kernel_tree) {
+		fprintf(stderr, "error: --range '%s' goes with --kernel-tree DIR (the git tree it is of)%s\n",
+			o->range, o->series ? ", not with --series" : "");
+		return -1;
+	}
+	if (o->kernel_tree && !o->range) {
+		fprintf(stderr, "error: --kernel-tree '%s' needs --range GOOD..BAD (the commits to bisect)\n",
+			o->kernel_tree);
+		return -1;
+	}
+	if ((!o->series && !o->kernel_tree) || !o->out) {
+		fprintf(stderr, "error: bisect needs --series DIR or --kernel-tree DIR --range GOOD..BAD, and --out OUT (see 'htab-torture bisect --help')\n");
 		return -1;
 	}
 	if (!!o->signature == !!o->metric) {
@@ -202,13 +242,6 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 	return 0;
 }
 
-static bool name_ok(const char *s)
-{
-	return s[0] && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", s[0]) &&
-	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
-	       strlen(s);
-}
-
 static void kit_root(char *out, size_t n)
 {
 	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
@@ -226,57 +259,15 @@ static void kit_root(char *out, size_t n)
 	snprintf(out, n, "%s", exe[0] ? exe : ".");
 }
 
-/* The base: [LINE/]VARIANT with its variant.conf in the kit. */
-static int resolve_base(struct bs_ctx *c)
-{
-	const char *b = c->o->base, *slash = strchr(b, '/');
-	static const char *const roots[] = { "variants", "mutants" };
-	char p[4096];
-
-	if (slash) {
-		snprintf(c->line, sizeof(c->line), "%.*s", (int)(slash - b), b);
-		if (pathf(p, sizeof(p), "%s/vm-images/lines/%s/line.conf", c->root, c->line))
-			return -1;
-		if ((size_t)(slash - b) >= sizeof(c->line) ||
-		    strspn(c->line, "0123456789.") != strlen(c->line) || !file_exists(p)) {
-			fprintf(stderr, "error: --base-variant '%s': no kernel line '%.*s' (vm-images/lines/: 6.1, 6.12, …)\n",
-				b, (int)(slash - b), b);
-			return -1;
-		}
-		b = slash + 1;
-	}
-	snprintf(c->base_variant, sizeof(c->base_variant), "%s", b);
-	for (size_t i = 0; name_ok(b) && i < 2; i++) {
-		if (pathf(c->base_conf, sizeof(c->base_conf), "%s/vm-images/kernels/%s/%s/variant.conf",
-			  c->root, roots[i], b))
-			return -1;
-		if (file_exists(c->base_conf))
-			return 0;
-	}
-	fprintf(stderr, "error: --base-variant '%s': no variant '%s' in vm-images/kernels/variants/ or mutants/ (see vm-images/build-kernel.sh --list)\n",
-		c->o->base, b);
-	return -1;
-}
-
-static void step_label(const struct bs_ctx *c, struct bs_step *s)
-{
-	if (s->k)
-		snprintf(s->variant, sizeof(s->variant), "bisect-%s-s%d", c->tag, s->k);
-	else
-		snprintf(s->variant, sizeof(s->variant), "%s", c->base_variant);
-	snprintf(s->label, sizeof(s->label), "%s%s%s", c->line, c->line[0] ? "/" : "", s->variant);
-}
-
-/* OUT/bisect-params.json: what makes the rounds (series, base, matrix); a rerun must agree. */
+/* OUT/bisect-params.json: what makes the rounds (the steps, the matrix); a rerun must agree. */
 static int check_params(struct bs_ctx *c)
 {
 	char path[4096];
-	json_t *p = json_pack("{s:s, s:s, s:[], s:[]}", "tag", c->tag, "base", c->o->base,
-			      "patches", "run_args"), *old;
+	json_t *p = json_deep_copy(c->params), *old;
 	int err = -1;
 
-	for (size_t i = 0; p && i < c->patches.n; i++)
-		json_array_append_new(json_object_get(p, "patches"), json_string(c->patches.v[i]));
+	if (p)
+		json_object_set_new(p, "run_args", json_array());
 	for (size_t i = 0; p && i < c->o->run_args.n; i++)
 		json_array_append_new(json_object_get(p, "run_args"), json_string(c->o->run_args.v[i]));
 	if (pathf(path, sizeof(path), "%s/bisect-params.json", c->out)) {
@@ -303,19 +294,18 @@ static int check_params(struct bs_ctx *c)
 
 static int setup(struct bs_ctx *c, const struct bs_opts *o)
 {
-	char *abs, env[8192];
-	const char *old = getenv("HTAB_VARIANT_DIRS");
+	char *abs;
 
 	c->o = o;
+	c->way = o->kernel_tree ? &bs_way_git_range : &bs_way_series;
 	c->bad_rate = NAN;
 	c->dir = o->metric ? rep_metric_direction(o->metric) : 0;
 	kit_root(c->root, sizeof(c->root));
-	if (resolve_base(c) || bs_read_series(c))
+	if (c->way->read_steps(c))
 		return -1;
-	c->nsteps = (int)c->patches.n + 1;
-	if (o->test_step > (int)c->patches.n) {
-		fprintf(stderr, "error: --test-step %d: the series has steps 1..%zu\n", o->test_step,
-			c->patches.n);
+	if (o->test_step > c->nsteps - 1) {
+		fprintf(stderr, "error: --test-step %d: the %s has steps 1..%d\n", o->test_step,
+			c->way->noun, c->nsteps - 1);
 		return -1;
 	}
 	if (mkdir_p(o->out) || !(abs = realpath(o->out, NULL))) {
@@ -324,20 +314,7 @@ static int setup(struct bs_ctx *c, const struct bs_opts *o)
 	}
 	snprintf(c->out, sizeof(c->out), "%s", abs);
 	free(abs);
-	c->steps = calloc((size_t)c->nsteps, sizeof(*c->steps));
-	if (!c->steps)
-		return -1;
-	for (int k = 0; k < c->nsteps; k++) {
-		c->steps[k].k = k;
-		c->steps[k].patch = k ? c->patches.v[k - 1] : NULL;
-		step_label(c, &c->steps[k]);
-	}
-	if (check_params(c) || bs_write_variants(c))
-		return -1;
-	/* run's own build-kernel.sh calls must find the steps too */
-	snprintf(env, sizeof(env), "%s/variants%s%s", c->out, old && *old ? ":" : "",
-		 old && *old ? old : "");
-	return setenv("HTAB_VARIANT_DIRS", env, 1);
+	return check_params(c) || c->way->prepare(c) ? -1 : 0;
 }
 
 /* The figures of one finished round from its cells. 0 ok, -1 none ran to a verdict. */
@@ -368,7 +345,10 @@ static int load_round(struct bs_ctx *c, const char *dir, struct bs_round *r)
 	return r->vals && r->total ? 0 : -1;
 }
 
-/* Runs `htab-torture run` for round R of s (R = s->nrounds + 1). 0 ok, -1 error, 128+N signal. */
+/*
+ * Runs `htab-torture run` for round R of s (R = s->nrounds + 1). 0 ok, -1
+ * error, 1 the step does not build, 128+N signal.
+ */
 static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir,
 		     const char *done, double *wall)
 {
@@ -380,8 +360,14 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	ssize_t len;
 	int rc;
 
-	if (bs_build_step(c, s))
+	if ((rc = c->way->build_step(c, s)))
+		return rc > 0 ? 1 : -1;
+	snprintf(log, sizeof(log), "%s", dir);
+	*strrchr(log, '/') = '\0';
+	if (mkdir_p(log)) {
+		fprintf(stderr, "error: cannot make %s: %s\n", log, strerror(errno));
 		return -1;
+	}
 	if (pathf(log, sizeof(log), "%s.log", dir))
 		return -1;
 	if (alt && *alt) {
@@ -394,6 +380,14 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	}
 	strv_push(&argv, "--kernel");
 	strv_push(&argv, s->label);
+	if (s->image[0]) {
+		strv_push(&argv, "--kernel-image");
+		strv_push(&argv, s->image);
+		strv_push(&argv, "--kernel-release");
+		strv_push(&argv, s->release);
+		strv_push(&argv, "--module");
+		strv_push(&argv, s->module);
+	}
 	strv_push(&argv, "--out");
 	strv_push(&argv, dir);
 	for (size_t i = 0; i < c->o->run_args.n; i++)
@@ -523,9 +517,15 @@ static void print_step(const struct bs_ctx *c, const struct bs_step *s)
 {
 	char ev[512];
 
+	if (s->build_log[0]) {
+		printf("step %d/%d (%s): UNDECIDED: it does not build (log: %s)\n", s->k,
+		       c->nsteps - 1, s->name, s->build_log);
+		fflush(stdout);
+		return;
+	}
 	evidence(c, s, ev, sizeof(ev));
 	printf("step %d/%d (%s): %s after %d run%s: %s, wall %.1f s", s->k, c->nsteps - 1,
-	       s->patch, bs_decision_names[s->d], s->runs, s->runs == 1 ? "" : "s", ev, s->wall_s);
+	       s->name, bs_decision_names[s->d], s->runs, s->runs == 1 ? "" : "s", ev, s->wall_s);
 	if (s->reused)
 		printf(" (%d of the runs reused from OUT)", s->reused);
 	putchar('\n');
@@ -539,8 +539,11 @@ static int test_step(struct bs_ctx *c, struct bs_step *s)
 
 	s->reused = 0;
 	for (int r = 1; r <= c->o->max_runs; r++) {
-		if ((rc = ensure_rounds(c, &c->steps[0], r)) || (rc = ensure_rounds(c, s, r)))
-			return rc;
+		if ((rc = ensure_rounds(c, &c->steps[0], r)) || (rc = ensure_rounds(c, s, r))) {
+			if (rc != 1 || !s->build_log[0])
+				return rc < 0 ? -1 : rc;
+			break;	/* it does not build: UNDECIDED */
+		}
 		evaluate(c, s, r);
 		s->runs = r;
 		if (s->d != BS_PENDING)
@@ -562,15 +565,32 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* {"step": K, then the step's id ("patch" or "commit", "subject")}. */
+static json_t *step_head(const struct bs_step *s)
+{
+	json_t *o = json_pack("{s:i}", "step", s->k);
+
+	if (o && json_object_update(o, s->id)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 {
-	json_t *o = json_pack("{s:i, s:o, s:s, s:s, s:s, s:s, s:i, s:i, s:o}", "step", s->k,
-			      "patch", s->patch ? json_string(s->patch) : json_null(),
-			      "variant", s->variant, "kernel", s->label, "hash", s->hash,
-			      "decision", s->k && !s->runs ? "untested" : s->k ?
-			      bs_decision_names[s->d] : "base", "runs", s->runs, "reused", s->reused,
-			      "wall_s", num(s->wall_s));
+	json_t *o = step_head(s), *rest;
 	json_t *rounds = json_array();
+
+	if (o && s->variant[0])
+		json_object_set_new(o, "variant", json_string(s->variant));
+	rest = json_pack("{s:s, s:s, s:s, s:i, s:i, s:o}", "kernel", s->label, "hash", s->hash,
+			 "decision", s->k && s->d == BS_PENDING ? "untested" : s->k ?
+			 bs_decision_names[s->d] : "base", "runs", s->runs, "reused", s->reused,
+			 "wall_s", num(s->wall_s));
+	if (o && rest)
+		json_object_update(o, rest);
+	json_decref(rest);
 
 	for (size_t i = 0; o && rounds && i < s->nrounds; i++) {
 		json_t *vals = json_array();
@@ -582,6 +602,8 @@ static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 			"values", vals, "wall_s", num(s->rounds[i].wall_s)));
 	}
 	json_object_set_new(o, "rounds", rounds);
+	if (s->build_log[0])
+		json_object_set_new(o, "build_failed", json_string(s->build_log));
 	if (!s->k || !s->runs)
 		return o;
 	if (c->o->signature) {
@@ -607,14 +629,14 @@ static json_t *step_json(const struct bs_ctx *c, const struct bs_step *s)
 static void write_json(const struct bs_ctx *c, json_t *verdict)
 {
 	char path[4096];
-	json_t *steps = json_array(), *order = json_array(), *o;
+	json_t *steps = json_array(), *order = json_array(), *o, *rest;
 
 	for (int k = 0; k < c->nsteps; k++)
 		json_array_append_new(steps, step_json(c, &c->steps[k]));
 	for (size_t i = 0; i < c->order.n; i++)
 		json_array_append_new(order, json_string(c->order.v[i]));
-	o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:f, s:f, s:i, s:o, s:o, s:o, s:o}",
-		      "series", c->o->series, "base", c->o->base, "tag", c->tag,
+	o = json_deep_copy(c->head);
+	rest = json_pack("{s:o, s:o, s:o, s:f, s:f, s:i, s:o, s:o, s:o, s:o}",
 		      "signature", c->o->signature ? json_string(c->o->signature) : json_null(),
 		      "metric", c->o->metric ? json_string(c->o->metric) : json_null(),
 		      "worse_by_pct", c->o->metric ? json_real(c->o->worse_by_pct) : json_null(),
@@ -623,6 +645,11 @@ static void write_json(const struct bs_ctx *c, json_t *verdict)
 		      "test_step", c->o->test_step > 0 ? json_integer(c->o->test_step) : json_null(),
 		      "tested", order, "steps", steps,
 		      "verdict", verdict ? json_incref(verdict) : json_null());
+	if (o && rest && json_object_update(o, rest)) {
+		json_decref(o);
+		o = NULL;
+	}
+	json_decref(rest);
 	/* pathf says why when the path does not fit */
 	if (!pathf(path, sizeof(path), "%s/bisect.json", c->out) &&
 	    (!o || json_dump_file(o, path, JSON_INDENT(1) | JSON_PRESERVE_ORDER)))
@@ -637,7 +664,7 @@ static int next_step(const struct bs_ctx *c, int g, int b)
 	double mid = (g + b) / 2.0;
 
 	for (int k = g + 1; k < b; k++)
-		if (!c->steps[k].runs && (!best || fabs(k - mid) < fabs(best - mid)))
+		if (c->steps[k].d == BS_PENDING && (!best || fabs(k - mid) < fabs(best - mid)))
 			best = k;
 	return best;
 }
@@ -667,13 +694,14 @@ static int search(struct bs_ctx *c)
 {
 	int n = c->nsteps - 1, g = 0, b, rc, k;
 	char ev[512], undecided[256] = "";
-	json_t *v;
+	json_t *v, *id;
 
 	if ((rc = test_step(c, &c->steps[n])))
 		return rc;
 	if (c->steps[n].d == BS_GOOD) {
 		print_base(c);
-		printf("bisect: none: every step good (step %d, the whole series, is GOOD)\n", n);
+		printf("bisect: none: every step good (step %d, the whole %s, is GOOD)\n", n,
+		       c->way->noun);
 		v = json_pack("{s:s}", "kind", "none");
 		write_json(c, v);
 		json_decref(v);
@@ -681,8 +709,12 @@ static int search(struct bs_ctx *c)
 	}
 	if (c->steps[n].d == BS_UNDECIDED) {
 		print_base(c);
-		printf("bisect: undecided between 1 and %d (step %d, the whole series, is neither good nor bad after %d runs)\n",
-		       n, n, c->steps[n].runs);
+		if (c->steps[n].build_log[0])
+			printf("bisect: undecided between 1 and %d (step %d, the whole %s, does not build)\n",
+			       n, n, c->way->noun);
+		else
+			printf("bisect: undecided between 1 and %d (step %d, the whole %s, is neither good nor bad after %d runs)\n",
+			       n, n, c->way->noun, c->steps[n].runs);
 		v = json_pack("{s:s, s:[i,i]}", "kind", "undecided", "range", 1, n);
 		write_json(c, v);
 		json_decref(v);
@@ -703,10 +735,13 @@ static int search(struct bs_ctx *c)
 	if (b == g + 1) {
 		evidence(c, &c->steps[b], ev, sizeof(ev));
 		printf("bisect: first bad step %d: %s (BAD after %d run%s: %s; step %d %s)\n", b,
-		       c->steps[b].patch, c->steps[b].runs, c->steps[b].runs == 1 ? "" : "s", ev,
+		       c->steps[b].name, c->steps[b].runs, c->steps[b].runs == 1 ? "" : "s", ev,
 		       g, g ? "GOOD" : "is the base");
-		v = json_pack("{s:s, s:i, s:s}", "kind", "first_bad", "step", b, "patch",
-			      c->steps[b].patch);
+		v = json_pack("{s:s}", "kind", "first_bad");
+		id = step_head(&c->steps[b]);
+		if (v && id)
+			json_object_update(v, id);
+		json_decref(id);
 		write_json(c, v);
 		json_decref(v);
 		return 0;
@@ -729,8 +764,12 @@ static void ctx_free(struct bs_ctx *c)
 		for (size_t i = 0; i < c->steps[k].nrounds; i++)
 			free(c->steps[k].rounds[i].vals);
 		free(c->steps[k].rounds);
+		json_decref(c->steps[k].id);
 	}
 	free(c->steps);
+	json_decref(c->head);
+	json_decref(c->params);
+	strv_free(&c->names);
 	strv_free(&c->patches);
 	strv_free(&c->order);
 }

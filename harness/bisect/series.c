@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "bisect/bisect.h"
 #include "lib/fnv.h"
 #include "lib/spawn.h"
@@ -24,7 +26,56 @@ static bool patch_name_ok(const char *s)
 	       strlen(s);
 }
 
-int bs_read_series(struct bs_ctx *c)
+static bool name_ok(const char *s)
+{
+	return s[0] && strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", s[0]) &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") ==
+	       strlen(s);
+}
+
+/* The base: [LINE/]VARIANT with its variant.conf in the kit. */
+static int resolve_base(struct bs_ctx *c)
+{
+	const char *b = c->o->base, *slash = strchr(b, '/');
+	static const char *const roots[] = { "variants", "mutants" };
+	char p[4096];
+
+	if (slash) {
+		snprintf(c->line, sizeof(c->line), "%.*s", (int)(slash - b), b);
+		if (pathf(p, sizeof(p), "%s/vm-images/lines/%s/line.conf", c->root, c->line))
+			return -1;
+		if ((size_t)(slash - b) >= sizeof(c->line) ||
+		    strspn(c->line, "0123456789.") != strlen(c->line) || !file_exists(p)) {
+			fprintf(stderr, "error: --base-variant '%s': no kernel line '%.*s' (vm-images/lines/: 6.1, 6.12, …)\n",
+				b, (int)(slash - b), b);
+			return -1;
+		}
+		b = slash + 1;
+	}
+	snprintf(c->base_variant, sizeof(c->base_variant), "%s", b);
+	for (size_t i = 0; name_ok(b) && i < 2; i++) {
+		if (pathf(c->base_conf, sizeof(c->base_conf), "%s/vm-images/kernels/%s/%s/variant.conf",
+			  c->root, roots[i], b))
+			return -1;
+		if (file_exists(c->base_conf))
+			return 0;
+	}
+	fprintf(stderr, "error: --base-variant '%s': no variant '%s' in vm-images/kernels/variants/ or mutants/ (see vm-images/build-kernel.sh --list)\n",
+		c->o->base, b);
+	return -1;
+}
+
+static void step_label(const struct bs_ctx *c, struct bs_step *s)
+{
+	if (s->k)
+		snprintf(s->variant, sizeof(s->variant), "bisect-%s-s%d", c->tag, s->k);
+	else
+		snprintf(s->variant, sizeof(s->variant), "%s", c->base_variant);
+	snprintf(s->label, sizeof(s->label), "%s%s%s", c->line, c->line[0] ? "/" : "", s->variant);
+}
+
+/* The series' names and contents: its tag (FNV), c->patches. */
+static int read_series(struct bs_ctx *c)
 {
 	char path[4096], *text, *save = NULL;
 	uint64_t h = FNV1A64_INIT;
@@ -116,7 +167,7 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* OUT/variants/bisect-TAG-sK/{variant.conf,patches/}, rewritten each time (same bytes). */
-int bs_write_variants(struct bs_ctx *c)
+static int write_variants(struct bs_ctx *c)
 {
 	char *conf = NULL, *frag, *bpatches, *blines, *save = NULL, dir[4096], from[4096], to[4096];
 	char basedir[4096];
@@ -180,7 +231,7 @@ int bs_write_variants(struct bs_ctx *c)
 		fprintf(f, "# Made by htab-torture bisect: step %d of the series %s on %s.\n"
 			"DESCRIPTION=\"%s + %s's patches 1..%d (bisect step %d: %s)\"\n"
 			"FRAGMENTS=\"%s\"\nPATCHES=\"", k, c->o->series, c->o->base, c->o->base,
-			c->o->series, k, k, s->patch, frag);
+			c->o->series, k, k, s->name, frag);
 		for (size_t i = 0; i < all.n; i++)
 			fprintf(f, "%s%s", i ? " " : "", all.v[i]);
 		fprintf(f, "\"\nSEED_TREE=%s\n", c->base_variant);
@@ -221,7 +272,7 @@ static void build_kv(const char *line, const char *key, char *out, size_t n)
 		snprintf(out, n, "%.*s", (int)strcspn(p + strlen(pat), " \n"), p + strlen(pat));
 }
 
-int bs_build_step(struct bs_ctx *c, struct bs_step *s)
+static int build_step(struct bs_ctx *c, struct bs_step *s)
 {
 	char script[4096], log[4096], dir[4096], *out = NULL, *last, img[4096];
 	const char *env = getenv("HTAB_BUILD_KERNEL");
@@ -263,3 +314,50 @@ int bs_build_step(struct bs_ctx *c, struct bs_step *s)
 	s->built = true;
 	return 0;
 }
+
+static int read_steps(struct bs_ctx *c)
+{
+	if (resolve_base(c) || read_series(c))
+		return -1;
+	c->nsteps = (int)c->patches.n + 1;
+	c->steps = calloc((size_t)c->nsteps, sizeof(*c->steps));
+	c->head = json_pack("{s:s, s:s, s:s}", "series", c->o->series, "base", c->o->base,
+			    "tag", c->tag);
+	c->params = json_pack("{s:s, s:s, s:[]}", "tag", c->tag, "base", c->o->base, "patches");
+	if (!c->steps || !c->head || !c->params)
+		return -1;
+	for (size_t i = 0; i < c->patches.n; i++)
+		json_array_append_new(json_object_get(c->params, "patches"),
+				      json_string(c->patches.v[i]));
+	for (int k = 0; k < c->nsteps; k++) {
+		struct bs_step *s = &c->steps[k];
+
+		s->k = k;
+		s->name = k ? c->patches.v[k - 1] : NULL;
+		s->id = json_pack("{s:o}", "patch", k ? json_string(s->name) : json_null());
+		if (!s->id)
+			return -1;
+		step_label(c, s);
+	}
+	return 0;
+}
+
+/* The step variants, and run's own build-kernel.sh calls must find them too. */
+static int prepare(struct bs_ctx *c)
+{
+	char env[8192];
+	const char *old = getenv("HTAB_VARIANT_DIRS");
+
+	if (write_variants(c))
+		return -1;
+	snprintf(env, sizeof(env), "%s/variants%s%s", c->out, old && *old ? ":" : "",
+		 old && *old ? old : "");
+	return setenv("HTAB_VARIANT_DIRS", env, 1);
+}
+
+const struct bs_way bs_way_series = {
+	.noun = "series",
+	.read_steps = read_steps,
+	.prepare = prepare,
+	.build_step = build_step,
+};

@@ -132,15 +132,12 @@ static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 /*
  * The module for a variant, in vm-images/build/kmod-<variant>-<hash>/, or
  * for a distro kernel other than the one kmod/ is built for, in
- * vm-images/build/kmod-<distro label>-<release>/: a copy
- * of kmod/'s sources built with make -C KDIR M=…; rebuilt when a kmod/ source
- * is newer than the .ko. Built in DIR.tmp and renamed, so a half build is
- * never used; under DIR.lock (flock), so two runs at once do not build in
- * the same DIR.tmp: the second waits, then finds the first's module.
+ * vm-images/build/kmod-<distro label>-<release>/: vm-images/build-kmod.sh
+ * (a copy of kmod/'s sources built with make -C KDIR M=…, cached, locked).
  */
 static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 {
-	char dir[PATH_MAX], src[PATH_MAX], slug[sizeof(k->name)], *qd, *qs, *qk, *cmd;
+	char dir[PATH_MAX], script[PATH_MAX], slug[sizeof(k->name)];
 	int rc;
 
 	/* "6.12/fixed": one directory, kmod-6.12-fixed-HASH */
@@ -150,38 +147,9 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	if (pathf(dir, sizeof(dir), "%s/vm-images/build/kmod-%s-%s", c->root, slug,
 		  k->hash[0] ? k->hash : k->release) ||
 	    pathf(k->module, sizeof(k->module), "%s/htab_torture.ko", dir) ||
-	    pathf(src, sizeof(src), "%s/kmod", c->root))
+	    pathf(script, sizeof(script), "%s/vm-images/build-kmod.sh", c->root))
 		return -1;
-	qd = shell_quote(dir);
-	qs = shell_quote(src);
-	qk = shell_quote(k->kdir);
-	if (!qd || !qs || !qk) {
-		free(qd);
-		free(qs);
-		free(qk);
-		return -1;
-	}
-	rc = asprintf(&cmd,
-		      "d=%s; s=%s; k=%s; "
-		      "mkdir -p \"$(dirname \"$d\")\" && exec 9> \"$d.lock\" && flock 9 || exit 1; "
-		      "if [ -f \"$d/htab_torture.ko\" ] && [ -z \"$(find \"$s\" -maxdepth 1 \\( -name '*.[ch]' -o -name Kbuild \\) ! -name '*.mod.c' -newer \"$d/htab_torture.ko\")\" ]; then exit 0; fi; "
-		      "echo \"building $d/htab_torture.ko against $k\" >&2; "
-		      "rm -rf \"$d.tmp\" && mkdir -p \"$d.tmp\" && "
-		      "for f in \"$s\"/*.c \"$s\"/*.h \"$s\"/Kbuild; do case $f in *.mod.c) ;; *) cp \"$f\" \"$d.tmp/\" || exit 1 ;; esac; done && "
-		      "if make -C \"$k\" M=\"$d.tmp\" modules > \"$d.tmp/build.log\" 2>&1; then "
-		      "rm -rf \"$d\" && mv \"$d.tmp\" \"$d\"; else tail -n 20 \"$d.tmp/build.log\" >&2; exit 1; fi",
-		      qd, qs, qk);
-	free(qd);
-	free(qs);
-	free(qk);
-	if (rc < 0) {
-		fprintf(stderr, "error: --kernel '%s': the module build command: %s\n", k->label,
-			strerror(errno));
-		return -1;
-	}
-	/* A shell script, given as one: cache check, copy, build, then rename into place. */
-	rc = spawn_run((char *[]){ "/bin/sh", "-c", cmd, NULL }, NULL, NULL);
-	free(cmd);
+	rc = spawn_run((char *[]){ script, dir, k->kdir, NULL }, NULL, NULL);
 	if (rc) {
 		fprintf(stderr, "error: --kernel '%s': building the module against %s failed (log: %s.tmp/build.log)\n",
 			k->label, k->kdir, dir);

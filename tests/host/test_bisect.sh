@@ -137,16 +137,8 @@ grep -q '^step 5/5 (0005-step5.patch): UNDECIDED after 2 runs' "$d/capped.out" |
 # 5. Resume after kill -9: a slow fake, killed once some rounds finished;
 # the rerun reuses them and finds the same step with fewer calls.
 : > "$d/calls"
-FAKE_MODE=flaky FAKE_SLEEP=0.2 "$HT" bisect --series "$d/series" --out "$d/resume" --signature "$SIG" \
-	-- --cpus 2 > "$d/resume1.out" 2> "$d/resume1.err" &
-pid=$!
-for _ in $(seq 300); do
-	[ "$(ls "$d"/resume/step-*/round-*.done 2>/dev/null | wc -l)" -ge 6 ] && break
-	sleep 0.1
-done
-kill -9 $pid
-wait $pid 2> /dev/null
-sleep 0.5
+FAKE_MODE=flaky FAKE_SLEEP=0.2 kill9_after_rounds "$d/resume" 6 "$d/resume1.out" "$d/resume1.err" \
+	bisect --series "$d/series" --out "$d/resume" --signature "$SIG" -- --cpus 2
 done_before=$(ls "$d"/resume/step-*/round-*.done | wc -l)
 expect_cmp "resume: rounds done before the kill" "$done_before" ">=" 6
 FAKE_MODE=flaky bisect resume --signature "$SIG" -- --cpus 2
