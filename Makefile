@@ -167,9 +167,10 @@ print-kver:
 	@echo $(KVER)
 
 # The kill table of the planted-bug kernels (vm-images/kernels/mutants/):
-# every workload at 4 vCPUs x 2 repeats on fixed and on each mutant; fails
+# every workload at 4 vCPUs x 2 repeats, callers kthread and kthread+nmi,
+# on fixed and on each mutant; fails
 # when a mutant survives a repeat or fixed has a non-PASS cell
-# (bench/mutants.sh: MUTANTS=, MUTANTS_OUT=, MUTANTS_DURATION=, ...).
+# (bench/mutants.sh: MUTANTS=, MUTANTS_OUT=, MUTANTS_CALLERS=, MUTANTS_DURATION=, ...).
 .PHONY: mutants
 mutants: all image
 	bench/mutants.sh

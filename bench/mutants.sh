@@ -9,6 +9,10 @@
 # per repeat, with the signature), the mutation score, the false alarms on
 # `fixed` and the crash-to-verdict latency. A cell that wedges the guest
 # ends as TIMEOUT after MUTANTS_TIMEOUT (30 s; a healthy cell takes ~7 s).
+# Each pass runs every caller mix of MUTANTS_CALLERS (default
+# "kthread,kthread+nmi": the mutants of the NMI half, mut-*-nmi-*, are
+# reached only by map ops from NMI); the table has one block a size and
+# caller mix, so it stays one column a workload.
 #
 # A mutant is killed when, in every repeat, at least one workload's cell is
 # not PASS. `fixed` must PASS every cell. Exit: 0 when both hold, 1 when
@@ -17,6 +21,7 @@
 # Environment: MUTANTS_LINE (a kernel line of vm-images/lines/, e.g. 6.12:
 # the kernels are LINE/fixed and LINE/mut-*; default the default line),
 # MUTANTS_OUT (run directory), MUTANTS_CPUS (4), MUTANTS_SMALL,
+# MUTANTS_CALLERS (`run --callers`, default kthread,kthread+nmi),
 # MUTANTS_TIMEOUT (30 s),
 # MUTANTS_REPEAT (2), MUTANTS_DURATION (3 s), MUTANTS (comma list, default
 # every mutant), MUTANTS_WORKLOADS (default every workload), MUTANTS_ARGS
@@ -32,6 +37,7 @@ repeat=${MUTANTS_REPEAT:-2}
 duration=${MUTANTS_DURATION:-3}
 small=${MUTANTS_SMALL:-}
 timeout=${MUTANTS_TIMEOUT:-30}
+callers=${MUTANTS_CALLERS:-kthread,kthread+nmi}
 pfx=${MUTANTS_LINE:+$MUTANTS_LINE/}
 # the line's own list (LINE/mut-*): a mutant supports the lines its LINES names
 mutants=${MUTANTS:+$(echo "$MUTANTS" | tr ',' '\n' | sed "s|^|$pfx|" | paste -sd, -)}
@@ -44,34 +50,34 @@ workloads=${MUTANTS_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 t0=$(date +%s)
 for size in default $small; do
 	./harness/htab-torture run --cpus "$cpus" --workload "$workloads" \
-		--kernel "$fixed,$mutants" --repeat "$repeat" --duration "$duration" \
+		--kernel "$fixed,$mutants" --callers "$callers" --repeat "$repeat" --duration "$duration" \
 		--bpftrace none --timeout "$timeout" --out "$out/map-$size" ${MUTANTS_ARGS:-} \
 		$([ "$size" = default ] || echo "--modparam max_entries=$size")
 	[ $? -eq 2 ] && exit 2
 done
 wall=$(( $(date +%s) - t0 ))
 
-# One TSV row per cell: kernel workload[@size] repeat verdict signature latency accel
+# One TSV row per cell: kernel workload[@size] repeat verdict signature latency accel callers
 cells=$(for f in "$out"/map-*/*/cell.json; do
 	size=$(basename "$(dirname "$(dirname "$f")")"); size=${size#map-}
 	jq -r --arg s "$([ "$size" = default ] || echo "@$size")" \
 		'[.kernel, .workload + $s, (.repeat|tostring), .verdict,
 		(.signature | gsub("[\t\n]"; " ") | .[0:70]),
-		((.crash.latency_s // "") | tostring), .accel] | @tsv' "$f"
+		((.crash.latency_s // "") | tostring), .accel, (.callers // "kthread")] | @tsv' "$f"
 done)
 
 echo
-echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096${small:+ and @$small entries}, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
+echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096${small:+ and @$small entries}, callers ${callers//,/ and }, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
 echo "# (tcg: emulated; a mutant's race may need real parallelism to show)"
-awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" '
-	{ v[$1 SUBSEP $2 SUBSEP $3] = $4; reps[$3] = 1
-	  if ($4 != "PASS" && !sig[$1 SUBSEP $2]) sig[$1 SUBSEP $2] = $5 }
+awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" -v cl="$callers" '
+	{ v[$1 SUBSEP $2 SUBSEP $8 SUBSEP $3] = $4; reps[$3] = 1
+	  if ($4 != "PASS" && !sig[$1 SUBSEP $2 SUBSEP $8]) sig[$1 SUBSEP $2 SUBSEP $8] = $5 }
 	END {
-		nw = split(wl, W, ","); nk = split(km, K, ",")
+		nw = split(wl, W, ","); nk = split(km, K, ","); nc = split(cl, C, ",")
 		S[1] = ""; S[2] = "@" small; label[1] = "map 4096"; label[2] = "map " small
 		nz = small == "" ? 1 : 2
-		for (z = 1; z <= nz; z++) {
-			printf "%-24s", label[z]
+		for (z = 1; z <= nz; z++) for (c = 1; c <= nc; c++) {
+			printf "%-24s", label[z] ", " C[c]
 			for (i = 1; i <= nw; i++) printf " %-20s", W[i]
 			printf "\n"
 			for (k = 1; k <= nk; k++) {
@@ -79,7 +85,7 @@ awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" '
 				for (i = 1; i <= nw; i++) {
 					s = ""
 					for (r = 0; (r "") in reps; r++) {
-						x = v[K[k] SUBSEP W[i] S[z] SUBSEP r]
+						x = v[K[k] SUBSEP W[i] S[z] SUBSEP C[c] SUBSEP r]
 						s = s (s == "" ? "" : "/") (x == "" ? "-" : x)
 					}
 					printf " %-20s", s
@@ -88,10 +94,10 @@ awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" '
 			}
 			print ""
 		}
-		print "# First signature per kernel x workload[@size] that was not PASS"
-		for (k = 1; k <= nk; k++) for (i = 1; i <= nw; i++) for (z = 1; z <= nz; z++)
-			if (sig[K[k] SUBSEP W[i] S[z]] != "")
-				printf "%-24s %-24s %s\n", K[k], W[i] S[z], sig[K[k] SUBSEP W[i] S[z]]
+		print "# First signature per kernel x workload[@size] x callers that was not PASS"
+		for (k = 1; k <= nk; k++) for (i = 1; i <= nw; i++) for (z = 1; z <= nz; z++) for (c = 1; c <= nc; c++)
+			if (sig[K[k] SUBSEP W[i] S[z] SUBSEP C[c]] != "")
+				printf "%-24s %-24s %-14s %s\n", K[k], W[i] S[z], C[c], sig[K[k] SUBSEP W[i] S[z] SUBSEP C[c]]
 	}' <<<"$cells"
 
 killed=0 total=0
