@@ -7,7 +7,7 @@
  * its checkout is locked there until pruned) with DIR/.config copied in,
  * then per step `git checkout --detach`, make olddefconfig, make bzImage
  * modules (incremental: a checkout rewrites only the files that differ)
- * and the module by vm-images/build-kmod.sh, as `run --kernel-tree`
+ * and the module by vm-images/build-kmod.sh (all in vm-images/build-git-step.sh), as `run --kernel-tree`
  * builds it. The step's artefacts are kept in OUT/steps/K/, so its
  * rounds boot them (--kernel-image) whatever the tree holds by then.
  */
@@ -241,28 +241,6 @@ static int ensure_tree(struct bs_ctx *c)
 	return 0;
 }
 
-/*
- * One step's build in OUT/tree, log in $s/build.log: checkout, config,
- * make, the module, then the artefacts. vmlinux is a hard link, so the
- * tree's is removed first: the next link writes a new file, not the kept one.
- * Under OUT/tree.lock: a kill -9 of bisect leaves this shell and its make
- * running (only bisect dies), and a rerun's build waits for them instead
- * of sharing the tree.
- */
-static const char build_script[] =
-	"set -ex; t=$1 sha=$2 jobs=$3 s=$4 kmod=$5\n"
-	"exec 9> \"$t.lock\"; flock 9; cd \"$t\"\n"
-	"rm -f vmlinux\n"
-	"git checkout -q -f --detach \"$sha\"\n"
-	"make olddefconfig\n"
-	"make -j\"$jobs\" bzImage modules\n"
-	"\"$kmod\" \"$s/kmod\" \"$t\"\n"
-	"cp arch/x86/boot/bzImage \"$s/bzImage\"\n"
-	"cp System.map \"$s/System.map\"\n"
-	"cp .config \"$s/config\"\n"
-	"cp include/config/kernel.release \"$s/kernel.release\"\n"
-	"ln -f vmlinux \"$s/vmlinux\" || echo 'vmlinux not kept (no hard link)'\n";
-
 static int step_paths(const struct bs_ctx *c, struct bs_step *s, char *dir, size_t n)
 {
 	return pathf(dir, n, "%s/steps/%d", c->out, s->k) ||
@@ -291,7 +269,7 @@ static bool step_done(struct bs_step *s, const char *done)
 
 static int build_step(struct bs_ctx *c, struct bs_step *s)
 {
-	char dir[4096], done[4200], tree[4200], kmod[4200], jobs[16], *rel, txt[4200];
+	char dir[4096], done[4200], tree[4200], step_sh[4200], jobs[16], *rel, txt[4200];
 	const char *sha = json_string_value(json_object_get(s->id, "commit"));
 	struct spawn_opts so = { .log = s->build_log, .null_stdin = true };
 	double t0 = now_mono();
@@ -315,14 +293,14 @@ static int build_step(struct bs_ctx *c, struct bs_step *s)
 	if (ensure_tree(c))
 		return -1;
 	if (pathf(tree, sizeof(tree), "%s/tree", c->out) ||
-	    pathf(kmod, sizeof(kmod), "%s/vm-images/build-kmod.sh", c->root) ||
+	    pathf(step_sh, sizeof(step_sh), "%s/vm-images/build-git-step.sh", c->root) ||
 	    pathf(s->build_log, sizeof(s->build_log), "%s/build.log", dir))
 		return -1;
 	snprintf(jobs, sizeof(jobs), "%d", np > 0 && np < 100000 ? (int)np : 1);
 	fprintf(stderr, "bisect: step %d: building %s in %s (make -j%s; log %s)\n", s->k, s->name,
 		tree, jobs, s->build_log);
-	rc = spawn_run((char *[]){ "/bin/sh", "-c", (char *)build_script, "sh", tree, (char *)sha,
-				   jobs, dir, kmod, NULL }, &so, NULL);
+	/* checkout, config, make, the module, the artefacts, under OUT/tree.lock */
+	rc = spawn_run((char *[]){ step_sh, tree, (char *)sha, jobs, dir, NULL }, &so, NULL);
 	rel = rc || pathf(txt, sizeof(txt), "%s/kernel.release", dir) ? NULL : read_file(txt, NULL);
 	if (rc || !rel || !*rel || fnv1a64_file(s->image, &h)) {
 		free(rel);
