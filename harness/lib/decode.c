@@ -92,8 +92,10 @@ int decoder_for_vmlinux(const char *root, const char *vmlinux, const char *modpa
 	snprintf(d->modpath, sizeof(d->modpath), "%s", modpath ? modpath : "");
 	snprintf(dir, sizeof(dir), "%s", vmlinux);
 	tree_script(dirname(dir), d->script, sizeof(d->script));
-	if (*d->script)
+	if (*d->script) {
+		snprintf(d->basepath, sizeof(d->basepath), "%s", dir);
 		return 0;
+	}
 	if (tool_line(root, "/vm-images/kernel-lines.sh", "line", "distro", "default kernel line",
 		      line, sizeof(line), why, wn))
 		return -1;
@@ -122,6 +124,8 @@ int decoder_find(const char *root, const struct decode_kernel *k, struct decoder
 	if (tree) {
 		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
 		tree_script(tree, d->script, sizeof(d->script));
+		/* a seeded tree's own files; the seed's keep its path ("auto" finds that one) */
+		snprintf(d->basepath, sizeof(d->basepath), "%s", tree);
 	} else {
 		if (set_path(path, sizeof(path), "/usr/lib/debug/boot/vmlinux-", k->release,
 			     why, wn))
@@ -162,7 +166,8 @@ char *decoder_run(const struct decoder *d, const char *excerpt, char *why, size_
 	}
 	close(fd);
 	{
-		char *argv[] = { "bash", (char *)d->script, (char *)d->vmlinux, "auto",
+		char *argv[] = { "bash", (char *)d->script, (char *)d->vmlinux,
+				 *d->basepath ? (char *)d->basepath : "auto",
 				 (char *)d->modpath, NULL };
 		struct spawn_opts o = { .in = in, .die_with_parent = true };
 

@@ -31,6 +31,7 @@ struct decoder {
 	char vmlinux[PATH_MAX];		/* with .debug_line */
 	char script[PATH_MAX];		/* decode_stacktrace.sh */
 	char modpath[PATH_MAX];		/* the directory of the module's .ko */
+	char basepath[PATH_MAX];	/* cut from locations: the tree, else "auto" */
 };
 
 /*
