@@ -24,7 +24,11 @@ expect_eq "$crash boot" "$(jq -c '[.boot.mode, .boot.cell_in_boot]' "$run/$crash
 # The CRASH cell: its boot's argv, the same signature back.
 "$HT" repro "$run/$crash" --runs 1 > /dev/null || fail "repro $crash: exit $?"
 s=$run/$crash/repro.sh
-grep -qx "# argv from    $run/boots/$ok.1/qemu.argv" "$s" || fail "$s: not its boot's argv"
+# The boot is named after its first cell and attempt: a loaded TCG host may
+# have booted it a second time (boot_retried), so its name is read, not assumed.
+boot=$(jq -r .boot.name "$run/$crash/cell.json")
+[[ $boot == "$ok".[0-9]* ]] || fail "$crash: boot $boot is not $ok's"
+grep -qx "# argv from    $run/boots/$boot/qemu.argv" "$s" || fail "$s: not its boot's argv"
 before=$(cd "$run/$crash" && find . -type f | sort | xargs sha256sum)
 "$s" --scratch "$d/scratch" > "$d/crash.out" 2> "$d/crash.err"
 rc=$?
