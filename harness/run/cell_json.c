@@ -602,14 +602,15 @@ static void add_memory(const struct cell *cell, json_t *j)
  * cell again (it keeps this attempt as BOOT_STALL_JSON and its console as
  * BOOT_STALL_CONSOLE). The attempt after it says what it replaced.
  */
-static void add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
+static bool add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
 			   const struct verdict_out *vo, const char *ph, json_t *j)
 {
 	char path[PATH_MAX + 64];
 	bool started = !isnan(phases_get(ph, "T_BOOT_DONE"));
+	bool retry = verdict_boot_retry(vi, vo, started, cell->attempt);
 	json_t *was;
 
-	if (verdict_boot_retry(vi, vo, started, cell->attempt))
+	if (retry)
 		json_object_set_new(j, "boot_retry", json_true());
 	snprintf(path, sizeof(path), "%s/%s", cell->dir, BOOT_STALL_JSON);
 	if (cell->attempt > 1 && (was = json_load_file(path, 0, NULL))) {
@@ -618,6 +619,7 @@ static void add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
 			"signature", json_object_get(was, "signature"), "console", BOOT_STALL_CONSOLE));
 		json_decref(was);
 	}
+	return retry;
 }
 
 /*
@@ -647,7 +649,8 @@ static json_t *hang_json(const struct cell *cell, char *title, size_t n)
 	return o;
 }
 
-json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br)
+int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br,
+		struct cell_record *rec)
 {
 	char hang_title[256];
 	json_t *hang = hang_json(cell, hang_title, sizeof(hang_title));
@@ -660,6 +663,7 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	const char *src = NULL;
 	bool have_mod;
 	json_t *j = json_object();
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/module.json", cell->dir);
 	have_mod = module_result_load(&mod, path, mod_err, sizeof(mod_err)) == 0;
@@ -694,7 +698,10 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 		json_object_set_new(j, "hang", hang);
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
-	add_boot_retry(cell, &vi, &vo, ph, j);
+	memset(rec, 0, sizeof(*rec));
+	snprintf(rec->verdict, sizeof(rec->verdict), "%s", vo.verdict);
+	snprintf(rec->signature, sizeof(rec->signature), "%s", vo.signature);
+	rec->boot_retry = add_boot_retry(cell, &vi, &vo, ph, j);
 	add_boot(cell, j);
 	add_timings(cell, br, ph, j);
 	free(ph);
@@ -714,19 +721,9 @@ json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const stru
 	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
 	if (!dump || write_file_atomic(path, dump, strlen(dump))) {
 		fprintf(stderr, "error: cannot write %s\n", path);
-		json_decref(j);
-		j = NULL;
+		rc = -1;
 	}
 	free(dump);
-	return j;
-}
-
-json_t *cell_load_done(const struct cell *cell)
-{
-	char path[PATH_MAX + 32];
-
-	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
-	if (!file_exists(path))
-		return NULL;
-	return json_load_file(path, 0, NULL);
+	json_decref(j);
+	return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef HT_CELL_JSON_H
 #define HT_CELL_JSON_H
 #include <jansson.h>
+#include <stdbool.h>
 #include "run/cell.h"
 #include "lib/histogram.h"
 
@@ -12,10 +13,20 @@
 #define BOOT_STALL_JSON "boot-stall-1.json"
 #define BOOT_STALL_CONSOLE "console-boot-stall-1.log"
 
-/* Returns the cell.json object written (caller owns it), NULL on error. */
-json_t *cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br);
-/* A finished cell's cell.json, or NULL if it has none (it must be run). */
-json_t *cell_load_done(const struct cell *cell);
+/*
+ * What the scheduler decides from once a cell has ended: the verdict and
+ * whether to boot it again. The whole result is in cell.json; the
+ * scheduler never reads back what it wrote.
+ */
+struct cell_record {
+	char verdict[16];	/* PASS FAIL CRASH TIMEOUT SKIP */
+	char signature[256];	/* "" for PASS */
+	bool boot_retry;	/* verdict_boot_retry(): boot it again (BOOT_STALL_JSON kept) */
+};
+
+/* Decides the verdict, writes cell.json and fills *rec; 0, or -1 (said on stderr). */
+int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br,
+		struct cell_record *rec);
 /* Reads a phases.env ("T_X=12.34" lines); NAN when absent. */
 double phases_get(const char *text, const char *key);
 /* Last "runner: …" line of guest.log other than "runner: exit N", without the prefix. */

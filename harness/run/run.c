@@ -470,37 +470,30 @@ static int keep_boot_stall(const struct cell *cell)
 static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 {
 	struct cell *cell = &s->running[i];
+	struct cell_record rec;
 	bool pass = false;
-	json_t *j;
 
 	account(s, cell, -1);
 	if (br->interrupted) {
 		progress_line(&s->prog, "%s: interrupted, %s killed; the cell will run again next time",
 			      cell->id, s->c->target_host ? "runner" : "QEMU");
-	} else if ((j = cell_finish(s->c, cell, br)) && json_is_true(json_object_get(j, "boot_retry")) &&
-		   !keep_boot_stall(cell)) {
+	} else if (cell_finish(s->c, cell, br, &rec)) {
+		s->err = 1;
+	} else if (rec.boot_retry && !keep_boot_stall(cell)) {
 		progress_line(&s->prog, "%s: %s: %s while booting under TCG (the kernel not exercised yet); booting it again "
-			      "(this attempt: %s/%s)", cell->id,
-			      json_string_value(json_object_get(j, "verdict")),
-			      json_string_value(json_object_get(j, "signature")), cell->id, BOOT_STALL_JSON);
+			      "(this attempt: %s/%s)", cell->id, rec.verdict, rec.signature, cell->id,
+			      BOOT_STALL_JSON);
 		s->pending[s->taken_at[i]] = cell->pc;	/* back in its place in the plan */
-		json_decref(j);
-	} else if (j) {
-		const char *sig = json_string_value(json_object_get(j, "signature"));
-		const char *v = json_string_value(json_object_get(j, "verdict"));
-
-		pass = !strcmp(v, "PASS");
+	} else {
+		pass = !strcmp(rec.verdict, "PASS");
 		/* A cell that booted paid QEMU start -> runner (all of it if the runner never ran). */
 		progress_cell_cost(&s->prog, br->wall_s, cell->in_boot > 1 ? NAN
 					 : isnan(cell->host_phase[0]) ? br->wall_s : cell->host_phase[0]);
 		s->prog.done++;
 		s->prog.done_here++;
 		progress_line(&s->prog, "[%zu/%zu] %s: %s%s%s (%.1f s)", s->prog.done, s->prog.total,
-			      cell->id, v, *sig ? ": " : "", sig, br->wall_s);
-		json_decref(j);
+			      cell->id, rec.verdict, *rec.signature ? ": " : "", rec.signature, br->wall_s);
 		rewrite_summary(s);
-	} else {
-		s->err = 1;
 	}
 	cell_free(cell);
 	return pass;
