@@ -5,7 +5,7 @@
  * order they are listed (callers= description, --help, the error naming
  * the valid ones, the results' callers[]). From it the module builds its
  * table (kmod/callers.c) and the harness its valid --callers kinds
- * (harness/run/cli.c).
+ * (harness/run/plan/cli.c).
  *
  *   kthread  one bound kthread per selected CPU runs the workload (the
  *            default, and always there: the workload is theirs)

@@ -2,7 +2,7 @@
 /*
  * The fault= grammar and its one parser: the module (kmod/inject.c, at
  * each fault= it is given) and the harness (--fault and --modparam
- * fault=, harness/run/cli.c) both parse a value with
+ * fault=, harness/run/plan/cli.c) both parse a value with
  * ht_fault_value_parse(), and both print its errors with
  * ht_fault_strerror(); tests/unit/test_fault_spec.c tests it on the
  * host. Plain C, no kernel or libc headers, so both can include it.

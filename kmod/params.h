@@ -5,9 +5,9 @@
  * types the module creates. The module expands the rows into its
  * module_param()/MODULE_PARM_DESC() lines and its bounds checks
  * (kmod/htab_torture_main.c); the harness into its defaults
- * (harness/rundir/axes.c, harness/run/guest_mem.h), the bounds of the
+ * (harness/rundir/axes.c, harness/run/plan/guest_mem.h), the bounds of the
  * options that mirror a parameter, the check of --modparam and --help
- * (harness/run/cli.c). fault= has a grammar of its own (kmod/fault_spec.h).
+ * (harness/run/plan/cli.c). fault= has a grammar of its own (kmod/fault_spec.h).
  *
  * A row is HT_P_<name>(X), which expands X(type, name, default, min,
  * max, help); HT_PARAMS(X) is every row. type is int or charp. An int

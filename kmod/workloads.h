@@ -5,7 +5,7 @@
  * (workload= description, --help, the error naming the valid ones). From it:
  * the module declares and tables its ht_wl_<name> (htab_torture.h,
  * htab_torture_main.c), kmod/Kbuild links wl_<name>.o, and the harness
- * (harness/run/cli.c) builds its valid --workload names and --help line.
+ * (harness/run/plan/cli.c) builds its valid --workload names and --help line.
  * Adding a workload: kmod/wl_<name>.c defining ht_wl_<name>, and its line here.
  *
  * Plain preprocessor, no kernel types or includes, so host C can include it.

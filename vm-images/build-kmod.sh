@@ -6,7 +6,7 @@
 # while no kmod/ source is newer than DIR/htab_torture.ko.
 # Usage: build-kmod.sh DIR KDIR   (the module: DIR/htab_torture.ko; the
 # make log: DIR.tmp/build.log on a failure, whose tail goes to stderr)
-# Callers: `run` (harness/run/kernels.c) and `bisect --kernel-tree`.
+# Callers: `run` (harness/run/plan/kernels.c) and `bisect --kernel-tree`.
 [ $# -eq 2 ] || { echo "usage: build-kmod.sh DIR KDIR" >&2; exit 2; }
 d=$1 k=$2
 s=$(cd "$(dirname "$0")/../kmod" && pwd) || exit 1

@@ -1,6 +1,6 @@
 /*
  * The one way the harness runs another program (QEMU aside, which gets its
- * own process group and dies with the harness: run/cell.c): an argv, never a
+ * own process group and dies with the harness: run/guest/cell.c): an argv, never a
  * shell line unless argv is {"/bin/sh", "-c", script}.
  */
 #ifndef HT_SPAWN_H

@@ -20,7 +20,7 @@ struct console_follow {
 	int lines;			/* complete lines seen */
 	enum crash_kind kind;		/* of the first report, CK_NONE until one */
 	int report_lineno;		/* its line, 1-based as console_scan counts */
-	/* Optional, set after init: called with every complete line (run/boot_marks.c). */
+	/* Optional, set after init: called with every complete line (run/guest/boot_marks.c). */
 	void (*on_line)(void *arg, const char *line);
 	void *on_line_arg;
 };

@@ -192,7 +192,7 @@ static bool vcpu_func(const char *l, const char *state, char *out, size_t n)
 }
 
 /*
- * A hang report (run/hang.h): the function most vCPUs that stayed in one
+ * A hang report (run/guest/hang.h): the function most vCPUs that stayed in one
  * ("spinning") are in, else most running ones; boring ones (on a lock:
  * their caller is the story) only when there is nothing else; a tie goes
  * to the lower CPU.

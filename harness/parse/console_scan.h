@@ -11,7 +11,7 @@
 enum crash_kind {
 	CK_NONE, CK_PANIC, CK_OOPS, CK_BUG, CK_GPF, CK_WARNING, CK_SOFT_LOCKUP,
 	CK_HARD_LOCKUP, CK_RCU_STALL, CK_HUNG_TASK, CK_LOCKDEP, CK_KASAN,
-	CK_HANG,	/* the harness's own report of a silent guest (run/hang.h, hang.txt) */
+	CK_HANG,	/* the harness's own report of a silent guest (run/guest/hang.h, hang.txt) */
 };
 
 struct console_report {

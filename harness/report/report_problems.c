@@ -65,7 +65,7 @@ char *rep_problem_excerpt(const struct rep_cell *c)
 	const char *s = json_string_value(json_object_get(crash, "decoded"));
 	char *ex = NULL;
 
-	/* decoded to file:line when the kernel had line tables (run/decode.h) */
+	/* decoded to file:line when the kernel had line tables (lib/decode.h) */
 	if (!s)
 		s = json_string_value(json_object_get(crash, "excerpt"));
 

@@ -17,7 +17,7 @@
 #include "run/merge.h"
 #include "rundir/summary.h"
 #include "lib/spawn.h"
-#include "run/boot.h"
+#include "run/guest/boot.h"
 #include "lib/util.h"
 
 static void merge_usage(FILE *f)

@@ -13,19 +13,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/cell.h"
-#include "run/cell_json.h"
-#include "run/kernels.h"
-#include "run/lpj.h"
-#include "run/pvh.h"
-#include "run/matrix.h"
-#include "run/paths.h"
+#include "run/guest/cell.h"
+#include "run/record/cell_json.h"
+#include "run/plan/kernels.h"
+#include "run/plan/lpj.h"
+#include "run/plan/pvh.h"
+#include "run/plan/matrix.h"
+#include "run/plan/paths.h"
 #include "run/progress.h"
-#include "run/qemu_argv.h"
+#include "run/plan/qemu_argv.h"
 #include "run/run.h"
-#include "run/snapshot.h"
+#include "run/guest/snapshot.h"
 #include "rundir/summary.h"
-#include "run/target_host.h"
+#include "run/plan/target_host.h"
 
 static int resolve_scripts(struct run_ctx *c)
 {
@@ -629,7 +629,7 @@ static void schedule(struct sched *s)
 }
 
 /*
- * The image QEMU boots (run/pvh.h) and lpj= for it (run/lpj.h): last, once
+ * The image QEMU boots (run/plan/pvh.h) and lpj= for it (run/plan/lpj.h): last, once
  * the run is known to go ahead, since an uncalibrated image costs a boot; a
  * dry run only reads the caches.
  */
@@ -643,7 +643,7 @@ static int resolve_lpj(struct run_ctx *c, bool dry_run)
 }
 
 /*
- * --restore on: what each kernel's snapshots are saved from (run/snapshot.h);
+ * --restore on: what each kernel's snapshots are saved from (run/guest/snapshot.h);
  * a dry run may lack the initramfs: its key then says so.
  */
 static int resolve_snapshot_files(struct run_ctx *c, bool dry_run)

@@ -6,7 +6,7 @@
  * reaches the guest. Plan building, cell ids (format and parse), the
  * manifest, cell.json, the summary, the report's series and compare's keys
  * loop over this table; adding an axis is a row here, a line in HT_AXES and
- * what its values mean (run/cli.c checks them, run/ passes them on).
+ * what its values mean (run/plan/cli.c checks them, run/ passes them on).
  */
 #ifndef HT_AXES_H
 #define HT_AXES_H

@@ -15,7 +15,7 @@ struct metric {
 	double pct;		/* MK_POP, MK_LAT: 50 or 99 */
 };
 
-/* The memory rows: cell.json "memory" keys (run/cell_json.c, the memcg job). */
+/* The memory rows: cell.json "memory" keys (run/record/cell_json.c, the memcg job). */
 static const char *const mem_keys[] = { "avg_mib", "peak_mib" };
 
 /* "…p50" / "…p99" at the end of s (len): the percentile, else 0. */

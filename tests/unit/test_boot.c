@@ -1,5 +1,5 @@
 /*
- * A shared boot's protocol without a VM (run/boot.h): what the guest says
+ * A shared boot's protocol without a VM (run/guest/boot.h): what the guest says
  * on the port per cell, where the shared console is cut into each cell's
  * part, the cut copied once and only once, the QEMU command line of a
  * shared boot, and the ETA that pays a boot once per group.
@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 #include "testlib.h"
 
-#include "run/boot.h"
+#include "run/guest/boot.h"
 #include "run/progress.h"
-#include "run/qemu_argv.h"
+#include "run/plan/qemu_argv.h"
 
 static void put(const char *dir, const char *name, const char *text)
 {

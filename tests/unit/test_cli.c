@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include "testlib.h"
 
-#include "run/cli.h"
+#include "run/plan/cli.h"
 
 #define ARGS(...) ((char *[]){ "run", __VA_ARGS__, NULL })
 #define NARGS(a) ((int)(sizeof(a) / sizeof(a[0])) - 1)

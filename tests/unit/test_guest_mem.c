@@ -1,8 +1,8 @@
 /* Guest RAM follows the map: its parameters, footprint, and the host's limit. */
 #include "testlib.h"
 
-#include "run/guest_mem.h"
-#include "run/qemu_argv.h"
+#include "run/plan/guest_mem.h"
+#include "run/plan/qemu_argv.h"
 
 static void shape(struct map_shape *m, const char *map_type, int prealloc, char **modparams)
 {

@@ -1,5 +1,5 @@
 /*
- * Locating a stuck guest's vCPUs without a VM (run/hang.h): QEMU's real
+ * Locating a stuck guest's vCPUs without a VM (run/guest/hang.h): QEMU's real
  * "info registers -a" dump parsed (parse/qemu_regs.h), its RIPs symbolised
  * with a real System.map excerpt of the same kernel (lib/symmap.h), and a
  * hang report titled by the console classifier.

@@ -7,10 +7,10 @@
 #include <fcntl.h>
 #include "testlib.h"
 
-#include "run/boot_marks.h"
-#include "run/cli.h"
-#include "run/lpj.h"
-#include "run/qemu_argv.h"
+#include "run/guest/boot_marks.h"
+#include "run/plan/cli.h"
+#include "run/plan/lpj.h"
+#include "run/plan/qemu_argv.h"
 
 static void test_from_real_console(void **state)
 {

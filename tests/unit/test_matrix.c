@@ -6,13 +6,13 @@
 #include <sys/stat.h>
 #include "testlib.h"
 
-#include "run/cli.h"
-#include "run/kernels.h"
-#include "run/matrix.h"
+#include "run/plan/cli.h"
+#include "run/plan/kernels.h"
+#include "run/plan/matrix.h"
 #include "rundir/cell_id.h"
-#include "run/noise.h"
+#include "run/plan/noise.h"
 #include "run/progress.h"
-#include "run/target_host.h"
+#include "run/plan/target_host.h"
 
 static void opts(struct run_opts *o, const char *cpus, const char *workloads, const char *kernels,
 		 const char *noises, int repeat)

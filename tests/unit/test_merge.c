@@ -11,8 +11,8 @@
 #include <ftw.h>
 #include "testlib.h"
 
-#include "run/cli.h"
-#include "run/matrix.h"
+#include "run/plan/cli.h"
+#include "run/plan/matrix.h"
 #include "run/merge.h"
 
 static char tmp[] = "/tmp/test_merge.XXXXXX";

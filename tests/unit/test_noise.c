@@ -5,7 +5,7 @@
  */
 #include "testlib.h"
 
-#include "run/noise.h"
+#include "run/plan/noise.h"
 
 #define TAIL " --metrics-brief --yaml noise.yaml -t 77s"
 

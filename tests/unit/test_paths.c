@@ -2,7 +2,7 @@
 #include <sys/stat.h>
 #include "testlib.h"
 
-#include "run/paths.h"
+#include "run/plan/paths.h"
 
 static char root[] = "/tmp/ht_sysroot_XXXXXX";
 

@@ -11,7 +11,7 @@
 
 #include "lib/histogram.h"
 #include "parse/module_json.h"
-#include "run/cell_json.h"
+#include "run/record/cell_json.h"
 
 typedef uint64_t u64;
 #define HT_MULDIV(a, b, c) ((u64)((unsigned __int128)(a) * (b) / (c)))

@@ -1,8 +1,8 @@
 /* QEMU argv builder and accelerator choice. */
 #include "testlib.h"
 
-#include "run/accel.h"
-#include "run/qemu_argv.h"
+#include "run/plan/accel.h"
+#include "run/plan/qemu_argv.h"
 
 static char *fixture(const char *name)
 {

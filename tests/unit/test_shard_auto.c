@@ -1,7 +1,7 @@
-/* --shard auto's detection (run/shard_auto.c) against a made-up environment. */
+/* --shard auto's detection (run/plan/shard_auto.c) against a made-up environment. */
 #include "testlib.h"
 
-#include "run/shard_auto.h"
+#include "run/plan/shard_auto.h"
 
 /* The environment of one case: NAME=VALUE strings, NULL-ended. */
 static const char *const *fake_env;

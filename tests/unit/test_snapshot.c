@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include "testlib.h"
 
-#include "run/boot_marks.h"
-#include "run/qemu_argv.h"
-#include "run/snapshot.h"
+#include "run/guest/boot_marks.h"
+#include "run/plan/qemu_argv.h"
+#include "run/guest/snapshot.h"
 
 static struct qemu_cfg base(void)
 {
@@ -89,7 +89,7 @@ static void test_save_and_restore_argv(void **state)
 		assert_true(has(a, "pipe,id=ctl,path=/out/v4-a/ctl"));
 		assert_false(has(a, "htab.group="));
 	}
-	/* Every boot has its QMP monitor (the save migrates through it, run/hang.h asks it). */
+	/* Every boot has its QMP monitor (the save migrates through it, run/guest/hang.h asks it). */
 	for (int i = 0; i < 3; i++) {
 		const struct strv *a = i == 0 ? &save : i == 1 ? &rest : &cold;
 

@@ -6,7 +6,7 @@
  */
 #include "testlib.h"
 
-#include "run/cell.h"
+#include "run/guest/cell.h"
 
 struct timeouts {
 	int host, quiet, attach, run;

@@ -2,8 +2,8 @@
 #include <math.h>
 #include "testlib.h"
 
-#include "run/cell_json.h"
-#include "run/verdict.h"
+#include "run/record/cell_json.h"
+#include "run/record/verdict.h"
 
 static struct module_result ok_module(void)
 {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Issue 25 item 2: a stuck guest says where it is stuck. Before the harness
 # kills a guest that went silent, QEMU stops it over QMP and every vCPU's
-# registers are read and symbolised (harness/run/hang.h); the cell stays a
+# registers are read and symbolised (harness/run/guest/hang.h); the cell stays a
 # TIMEOUT, its signature the hang report's title.
 # 1. The distro kernel, test action hang (user space sleeps; the kernel is
 #    fine and its CPUs idle): TIMEOUT at the 40 s host deadline, hang.txt

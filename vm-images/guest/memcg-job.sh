@@ -12,7 +12,7 @@
 # memcg.tsv (guest uptime s, bytes), and at the second stop it reads
 # memory.peak (since the cgroup was made: map creation, setup and the run,
 # not the verdict's fills after it). memcg.env keeps the figures the host
-# reads (harness/run/cell_json.c, cell.json "memory"; FORMAT.md):
+# reads (harness/run/record/cell_json.c, cell.json "memory"; FORMAT.md):
 #   MEMCG_BASE     memory.current after the setup, before the workers
 #   MEMCG_PEAK     memory.peak when the workers are done
 #   MEMCG_END      memory.current when the workers are done

@@ -1,0 +1,692 @@
+/*
+ * One matrix cell: plan it (directory name per FORMAT.md, timeouts scaled by
+ * vCPUs and accelerator), write its job files, boot QEMU in its own process
+ * group and watch it until it ends, goes quiet or runs out of time.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/guest/cell.h"
+#include "run/guest/hang.h"
+#include "run/plan/matrix.h"
+#include "rundir/cell_id.h"
+#include "run/plan/noise.h"
+#include "run/plan/qemu_argv.h"
+#include "run/guest/snapshot.h"
+
+volatile sig_atomic_t harness_stop;
+
+const char *const phase_keys[5] = {
+	"T_BOOT_DONE", "T_ATTACHED", "T_STRESS_START", "T_STRESS_END", "T_COPY_DONE",
+};
+
+static void on_stop(int sig)
+{
+	harness_stop = sig;
+}
+
+void install_stop_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);	/* no SA_RESTART: sleeps return early */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
+ * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
+ */
+void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
+{
+	const struct run_opts *o = c->o;
+	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
+	int nbt = (int)c->bt_paths.n;
+	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
+	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
+	int longest_quiet;
+
+	cell->boot_budget_s = boot;
+	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
+	if (attach && tcg && strcmp(cell->noise, "none"))
+		attach *= 2;
+	cell->attach_timeout_s = attach ? attach : 60;
+	cell->run_timeout_s = c->duration_s + (tcg ? 60 + cell->vcpus : 30);
+	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
+	cell->timeout_s = o->timeout_s ? o->timeout_s
+				       : boot + attach + cell->run_timeout_s + 30;
+	/* The longest silence a healthy guest has: booting, attaching or stressing. */
+	longest_quiet = boot;
+	if (attach > longest_quiet)
+		longest_quiet = attach;
+	if (c->duration_s + 30 > longest_quiet)
+		longest_quiet = c->duration_s + 30;
+	cell->quiet_s = 60 + longest_quiet;
+	if (cell->quiet_s > cell->timeout_s)
+		cell->quiet_s = cell->timeout_s;
+}
+
+/*
+ * The insmod line: the axes every cell names (workload=), the run's own
+ * (duration, CPUs on this machine), the axes a cell has away from their
+ * default (map_type=, prealloc=, max_entries=, fault=), then --modparam verbatim (the module parses and
+ * validates them; insmod refuses a bad one; the last word wins).
+ */
+static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
+{
+	const struct run_opts *o = c->o;
+	int r = 0;
+
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && !axes[a].dflt)
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
+	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
+	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
+	if (c->target_host && cell->vcpus < c->host_cpus)
+		r |= strv_pushf(mp, "cpus=0-%d", cell->vcpus - 1);
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, cell->ax[a]))
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
+	if (o->tasks_per_cpu && callers_has_kind(cell->ax[AX_CALLERS], "task"))
+		r |= strv_pushf(mp, "tasks_per_cpu=%d", o->tasks_per_cpu);
+	for (size_t i = 0; i < o->modparams.n; i++)
+		r |= strv_push(mp, o->modparams.v[i]);
+	return r;
+}
+
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
+{
+	for (int i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, label))
+			return &c->kernels[i];
+	return NULL;
+}
+
+/* The QEMU configuration of a planned cell booting on its own. */
+static void cell_qemu_cfg(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
+{
+	*q = (struct qemu_cfg){
+		.qemu = c->qemu, .accel = c->accel, .vcpus = cell->vcpus,
+		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
+		.map_bytes = map_footprint_bytes(&cell->map, cell->vcpus),
+		.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image,
+		.initrd = cell->k->initrd, .lpj = cell->k->lpj, .boot_opts = &c->o->boot_opts,
+		.restore = cell->restored ? QR_RESTORE : QR_NONE, .state = cell->snap_state,
+	};
+}
+
+/* The key of the guest a restored cell starts from (snapshot.h), and q its QEMU configuration. */
+static char *cell_snapshot_key(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
+{
+	cell_qemu_cfg(c, cell, q);
+	return snapshot_key(q, cell->k->snap_files);
+}
+
+/* --restore on: where the guest this cell restores is saved (snapshot.h). */
+static int plan_snapshot(const struct run_ctx *c, struct cell *cell)
+{
+	char cache[PATH_MAX], *key;
+	struct qemu_cfg q;
+
+	cell->restored = true;
+	key = cell_snapshot_key(c, cell, &q);
+	if (!key)
+		return -1;
+	snapshot_cache_dir(c->root, cache, sizeof(cache));
+	snapshot_dir_of(cache, key, cell->snap_dir, sizeof(cell->snap_dir));
+	snprintf(cell->snap_state, sizeof(cell->snap_state), "%s/state", cell->snap_dir);
+	free(key);
+	return 0;
+}
+
+int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struct snapshot_info *info)
+{
+	struct qemu_cfg q;
+	char *key;
+	int rc;
+
+	key = cell_snapshot_key(c, cell, &q);
+	if (!key)
+		return -1;
+	rc = snapshot_valid(cell->snap_dir, key) ? 0
+	     : snapshot_save(&q, key, cell->snap_dir, cell->boot_budget_s, &harness_stop, info) ? -1 : 1;
+	free(key);
+	return rc;
+}
+
+int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
+{
+	const struct noise_profile *np = noise_find(pc->noise);
+	struct qemu_cfg q;
+	long long map_bytes;
+
+	memset(cell, 0, sizeof(*cell));
+	cell->pc = pc;
+	cell->vcpus = pc->vcpus;
+	cell->repeat = pc->repeat;
+	for (int a = 0; a < AX_NR; a++)
+		cell->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
+	map_shape_of_cell(c->o, pc->ax, &cell->map);
+	map_bytes = map_footprint_bytes(&cell->map, pc->vcpus);
+	cell->k = kernel_find(c, pc->kernel);
+	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
+	if (!cell->k || !np)
+		return -1;
+	if (snprintf(cell->dir, sizeof(cell->dir), "%s/%s", c->out, cell->id) >=
+	    (int)sizeof(cell->dir))
+		return -1;
+	cell_plan_timeouts(c, cell);
+	cell->crash_grace_s = c->o->crash_grace_s;
+	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
+	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))
+		return -1;
+	if (c->target_host) {
+		int r = strv_push(&cell->argv, "/bin/sh");
+
+		r |= strv_push(&cell->argv, c->runner);
+		r |= strv_push(&cell->argv, cell->dir);
+		return r;
+	}
+	cell->mem_mb = guest_mem_mb(cell->vcpus, map_bytes);
+	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
+	if (c->o->restore && plan_snapshot(c, cell))
+		return -1;
+	cell_qemu_cfg(c, cell, &q);
+	return qemu_argv_build(&q, &cell->argv);
+}
+
+int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name)
+{
+	char logs[PATH_MAX];
+	struct qemu_cfg q;
+
+	if (snprintf(logs, sizeof(logs), "%s/" BOOTS_DIR "/%s", c->out, name) >= (int)sizeof(logs))
+		return -1;
+	cell_qemu_cfg(c, cell, &q);
+	q.cell_dir = c->out;
+	q.log_dir = logs;
+	q.group = name;
+	strv_free(&cell->argv);
+	return qemu_argv_build(&q, &cell->argv);
+}
+
+void cell_free(struct cell *cell)
+{
+	strv_free(&cell->modparams);
+	strv_free(&cell->argv);
+	free(cell->noise_cmd);
+	cell->noise_cmd = NULL;
+	json_decref(cell->hang);
+	cell->hang = NULL;
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
+}
+
+static char *join(const struct strv *sv, char sep)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; i < sv->n; i++)
+		len += strlen(sv->v[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < sv->n; i++) {
+		if (i)
+			strncat(s, &sep, 1);
+		strcat(s, sv->v[i]);
+	}
+	return s;
+}
+
+/* What a boot that never finished left: it must not be read as this boot's. */
+static int clear_stale(const char *dir)
+{
+	static const char *const files[] = {
+		"console.log", "exit_status", "phases.env", "guest.log", "module.json",
+		"module.json.partial", "dmesg.txt", "insmod.err", "noise.log", "noise.yaml",
+		"qemu.log", "runner.log", "coverage.json", "coverage-workload.info",
+		"coverage-verdict.info", "ctl", "qmp.in", "qmp.out", HANG_FILE, NULL,
+	};
+	char p[PATH_MAX];
+
+	for (const char *const *f = files; *f; f++) {
+		if (pathf(p, sizeof(p), "%s/%s", dir, *f))
+			return -1;
+		unlink(p);
+	}
+	for (const char *const *d = (const char *const[]){ "bpftrace", "gcov", NULL }; *d; d++) {
+		if (pathf(p, sizeof(p), "%s/%s", dir, *d))
+			return -1;
+		if (remove_tree(p))
+			fprintf(stderr, "warning: could not clear %s: %s\n", p, strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * A run with faults measures every cell's pop with the kprobe form of the
+ * bpftrace scripts: the guest keeps fault cells on kprobes (the injectors
+ * were validated against them), and fault/no-fault cells are compared.
+ */
+static bool run_has_faults(const struct run_opts *o)
+{
+	for (size_t i = 0; i < (o->faults.n ? o->faults.n : 1); i++)
+		if (cell_fault(o->faults.n ? o->faults.v[i] : NULL, o->modparams.v, o->modparams.n))
+			return true;
+	return false;
+}
+
+int cell_write_job(const struct run_ctx *c, const struct cell *cell)
+{
+	char path[PATH_MAX], *mp = NULL, *bt = NULL, *argv = NULL, *env = NULL;
+	int err = -1, len;
+
+	if (mkdir_p(cell->dir)) {
+		fprintf(stderr, "error: cannot create %s: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
+	if (clear_stale(cell->dir))
+		return -1;
+	mp = join(&cell->modparams, ' ');
+	bt = join(&c->bt_paths, ' ');
+	argv = join(&cell->argv, '\n');
+	if (!mp || !bt || !argv)
+		goto cleanup;
+	/* Values are single-quoted: job.env is sourced by the guest's sh. */
+	len = asprintf(&env,
+		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
+		       "CELL='%s'\nVCPUS=%d\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
+		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
+		       "%s%s%s%s%s%s%s%s%s%s",
+		       cell->id, cell->vcpus, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
+		       cell->run_timeout_s, cell->noise_cmd,
+		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
+		       cell->test_action ? "TEST_ACTION=" : "",
+		       cell->test_action ? cell->test_action : "", cell->test_action ? "\n" : "",
+		       c->o->job_script ? "JOB_SCRIPT='" : "",
+		       c->o->job_script ? c->o->job_script : "", c->o->job_script ? "'\n" : "",
+		       /* No serial console on this machine: the runner logs into the cell. */
+		       c->target_host ? "TARGET=host\nCONSOLE='" : "",
+		       c->target_host ? cell->dir : "", c->target_host ? "/console.log'\n" : "");
+	if (len < 0)
+		goto cleanup;
+	if (pathf(path, sizeof(path), "%s/job.env", cell->dir) ||
+	    write_file_atomic(path, env, len))
+		goto cleanup;
+	if (pathf(path, sizeof(path), "%s/%s", cell->dir,
+		  c->target_host ? "runner.argv" : "qemu.argv"))
+		goto cleanup;
+	strcat(argv, "\n");	/* join left room for it (one byte per item) */
+	if (write_file_atomic(path, argv, strlen(argv)))
+		goto cleanup;
+	err = 0;
+cleanup:
+	if (err)
+		fprintf(stderr, "error: cannot write the job files in %s: %s\n", cell->dir,
+			strerror(errno));
+	free(mp);
+	free(bt);
+	free(argv);
+	free(env);
+	return err;
+}
+
+/* Besides the console: the runner's own files, growing while it goes on. */
+static const char *const progress_files[] = { "guest.log", "phases.env", NULL };
+
+/* Total size of the cell's files names (NULL-terminated). */
+static long long files_bytes(const char *dir, const char *const *files)
+{
+	long long total = 0;
+	char p[PATH_MAX];
+	struct stat st;
+
+	for (const char *const *f = files; *f; f++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, *f);
+		if (!stat(p, &st))
+			total += st.st_size;
+	}
+	return total;
+}
+
+/*
+ * Reads what the console gained. At the first report the grace starts; it
+ * restarts whenever the runner logs on (a WARNING leaves the guest running,
+ * and its own end, with the module's results, is worth the wait), not when
+ * the console grows (a report storm would keep a dead guest alive).
+ */
+static void follow_console(struct cell *cell, double now)
+{
+	long long runner;
+
+	cell->follow_now = now;
+	if (isnan(cell->crash_seen_s)) {
+		if (!console_follow_file(&cell->follow, cell->console))
+			return;
+		cell->crash_seen_s = now - cell->t0;
+		cell->runner_seen = files_bytes(cell->dir, progress_files);
+		cell->crash_deadline = now + cell->crash_grace_s;
+		return;
+	}
+	runner = files_bytes(cell->dir, progress_files);
+	if (runner != cell->runner_seen) {
+		cell->runner_seen = runner;
+		cell->crash_deadline = now + cell->crash_grace_s;
+	}
+}
+
+int cell_next_attempt(const struct cell *cell)
+{
+	char p[PATH_MAX + 32], line[128];
+	int n = 1;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
+	f = fopen(p, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			n++;
+		fclose(f);
+	}
+	return n;
+}
+
+/* attempts.log survives reruns: one line per start, so a test (or a person) sees them. */
+static int count_attempt(const struct cell *cell)
+{
+	char p[PATH_MAX + 32];
+	int n = cell_next_attempt(cell);
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
+	f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "attempt %d started at %ld\n", n, (long)time(NULL));
+		fclose(f);
+	}
+	return n;
+}
+
+/* Each boot mark once, at the poll that saw its line (boot_marks.h). */
+static void mark_line(void *arg, const char *line)
+{
+	struct cell *cell = arg;
+	unsigned m = boot_marks_of_line(line, cell->vcpus);
+
+	/* A cell after the first in a shared boot: its first line is not the boot's. */
+	if (cell->in_boot <= 1)
+		m |= 1u << BM_FIRST_LINE;
+	for (int i = 0; i < BM_NR; i++)
+		if (m & 1u << i && isnan(cell->boot_mark[i]))
+			cell->boot_mark[i] = cell->follow_now - cell->t0;
+}
+
+/* What every start shares: the attempt, the clocks, the console follower. */
+static void cell_begin(struct cell *cell)
+{
+	cell->attempt = count_attempt(cell);
+	cell->t0 = cell->last_progress = now_mono();
+	cell->seen = -1;
+	cell->phases_size = -1;
+	console_follow_init(&cell->follow);
+	cell->follow.on_line = mark_line;
+	cell->follow.on_line_arg = cell;
+	cell->crash_seen_s = NAN;
+	cell->status_at = NAN;
+	cell->boot_state[0] = '\0';
+	cell->boot_went_on = false;
+	json_decref(cell->hang);
+	cell->hang = NULL;
+	for (int i = 0; i < 5; i++)
+		cell->host_phase[i] = NAN;
+	for (int i = 0; i < BM_NR; i++)
+		cell->boot_mark[i] = NAN;
+}
+
+int cell_start(struct cell *cell)
+{
+	char log[PATH_MAX + 32];
+	pid_t pid;
+
+	cell_begin(cell);
+	cell->boot = NULL;
+	cell->in_boot = 1;
+	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir))
+		return -1;
+	snprintf(log, sizeof(log), "%s/%s", cell->dir,
+		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	if (strcmp(cell->argv.v[0], "/bin/sh") && boot_monitor_make(cell->dir)) {
+		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->dir, strerror(errno));
+		return -1;
+	}
+	pid = cell->restored ? boot_spawn_restored(cell->argv.v, log, cell->dir, NULL)
+			     : boot_spawn(cell->argv.v, log);
+	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
+	return cell->pid ? 0 : -1;
+}
+
+int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)
+{
+	int n;
+
+	cell_begin(cell);
+	n = boot_send(b, cell->id);
+	if (n < 0)
+		return -1;
+	cell->boot = b;
+	cell->in_boot = n;
+	cell->pid = b->pid;
+	boot_console_path(b, cell->console, sizeof(cell->console));
+	/* Its part of the console starts where the cell before it ended. */
+	cell->follow.off = b->con_off;
+	if (n == 1)
+		cell->t0 = b->t0;	/* its boot is its own: the split starts at QEMU */
+	else if (!own_timeout)
+		cell->timeout_s -= cell->boot_budget_s;
+	return 0;
+}
+
+/* The runner's own exit status, when it ran on this machine (no htab.ret port). */
+static void write_host_exit(const struct cell *cell, int st)
+{
+	char p[PATH_MAX + 32], buf[16];
+
+	if (strcmp(cell->argv.v[0], "/bin/sh") || !WIFEXITED(st))
+		return;
+	snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+	snprintf(buf, sizeof(buf), "%d\n", WEXITSTATUS(st));
+	write_file_atomic(p, buf, strlen(buf));
+}
+
+/*
+ * A cell of a shared boot at its end: its part of the console (through its
+ * "done" line, or all there is when the boot ended with it) and the status
+ * the guest gave it into its own directory, as a boot of its own leaves them.
+ */
+static void shared_collect(struct cell *cell, bool boot_goes_on)
+{
+	struct boot *b = cell->boot;
+	char p[PATH_MAX + 32], buf[16];
+	long long cut = boot_goes_on ? boot_cell_cut(b, cell->in_boot) : -1;
+	int status;
+
+	snprintf(p, sizeof(p), "%s/console.log", cell->dir);
+	if (boot_split_console(b, cut >= 0 ? cut : boot_console_size(b), p))
+		fprintf(stderr, "warning: %s: cannot write %s: %s\n", cell->id, p, strerror(errno));
+	b->reusable = false;
+	if (boot_cell_status(b, cell->in_boot, &status, cell->boot_state, sizeof(cell->boot_state))) {
+		snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+		snprintf(buf, sizeof(buf), "%d\n", status);
+		write_file_atomic(p, buf, strlen(buf));
+		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
+	}
+	cell->boot_went_on = boot_goes_on;
+	if (!boot_goes_on) {
+		b->pid = 0;
+		boot_monitor_remove(b->dir);
+	}
+}
+
+static void ended(struct cell *cell, struct boot_result *br, int st)
+{
+	br->qemu_exit = br->boot_goes_on ? -1000 : boot_decode_status(st);
+	br->wall_s = now_mono() - cell->t0;
+	if (cell->boot)
+		shared_collect(cell, br->boot_goes_on);
+	else
+		boot_monitor_remove(cell->dir);
+	hang_close(cell->hang_ctx);
+	cell->hang_ctx = NULL;
+	cell->pid = 0;
+}
+
+/*
+ * A shared boot's cell is done once the guest said so on the port and its
+ * "done" line reached the console (the serial line drains behind the port:
+ * waited for at most 5 s, then the cut is where the console is).
+ */
+static bool shared_done(struct cell *cell, double now)
+{
+	int status;
+	char state[32];
+
+	if (isnan(cell->status_at)) {
+		if (!boot_cell_status(cell->boot, cell->in_boot, &status, state, sizeof(state)))
+			return false;
+		cell->status_at = now;
+	}
+	return boot_cell_cut(cell->boot, cell->in_boot) >= 0 || now - cell->status_at >= 5;
+}
+
+/* Bytes of everything a live guest grows: its console and the runner's files. */
+static long long progress_bytes(const struct cell *cell)
+{
+	struct stat st;
+
+	return files_bytes(cell->dir, progress_files) +
+	       (stat(cell->console, &st) ? 0 : st.st_size);
+}
+
+/*
+ * The host's clock when each phase appears: under TCG with many vCPUs the
+ * guest's uptime runs behind the wall clock, so phases.env alone cannot
+ * split a cell's wall time.
+ */
+static void watch_phases(struct cell *cell, double now)
+{
+	char p[PATH_MAX + 32], *text;
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/phases.env", cell->dir);
+	if (stat(p, &st) || st.st_size == cell->phases_size)
+		return;
+	cell->phases_size = st.st_size;
+	text = read_file(p, NULL);
+	for (int i = 0; text && i < 5; i++) {
+		size_t kl = strlen(phase_keys[i]);
+
+		if (!isnan(cell->host_phase[i]))
+			continue;
+		for (const char *l = text; l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+			if (!strncmp(l, phase_keys[i], kl) && l[kl] == '=') {
+				cell->host_phase[i] = now - cell->t0;
+				break;
+			}
+	}
+	free(text);
+}
+
+/* A cell's QMP session with its guest (run/guest/hang.h); NULL with --target host. */
+static struct hang_ctx *hang_of(struct cell *cell)
+{
+	struct hang_in in = {
+		.log_dir = cell->boot ? cell->boot->dir : cell->dir, .cell_dir = cell->dir,
+		.k = cell->k, .vcpus = cell->vcpus,
+	};
+
+	if (!strcmp(cell->argv.v[0], "/bin/sh"))
+		return NULL;
+	if (!cell->hang_ctx)
+		cell->hang_ctx = hang_open(&in);
+	return cell->hang_ctx;
+}
+
+/* Before a silent or overdue guest is killed: where are its vCPUs? (run/guest/hang.h) */
+static void locate_hang(struct cell *cell, double now, const struct boot_result *br)
+{
+	struct hang_ctx *h = hang_of(cell);
+	char why[96];
+
+	if (!h)
+		return;
+	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s" : "host deadline %d s",
+		 br->quiet_timeout ? cell->quiet_s : cell->timeout_s);
+	json_decref(cell->hang);
+	cell->hang = hang_locate(h, now - cell->last_progress, why);
+}
+
+int cell_poll(struct cell *cell, struct boot_result *br)
+{
+	double now = now_mono();
+	long long bytes;
+	int st = 0;
+
+	memset(br, 0, sizeof(*br));
+	br->qemu_exit = -1000;
+	watch_phases(cell, now);
+	follow_console(cell, now);
+	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
+		write_host_exit(cell, st);
+		ended(cell, br, st);
+		return 1;
+	}
+	if (!isnan(cell->crash_seen_s) && now >= cell->crash_deadline) {
+		br->crash_stopped = true;
+		st = boot_kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	if (cell->boot && shared_done(cell, now)) {
+		br->boot_goes_on = true;
+		ended(cell, br, 0);
+		return 1;
+	}
+	bytes = progress_bytes(cell);
+	if (bytes != cell->seen) {
+		cell->seen = bytes;
+		cell->last_progress = now;
+	}
+	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
+		br->timed_out = true;
+		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
+		locate_hang(cell, now, br);
+		st = boot_kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
+	return 0;
+}
+
+void cell_kill(struct cell *cell, struct boot_result *br)
+{
+	int st;
+
+	memset(br, 0, sizeof(*br));
+	st = boot_kill_group(cell->pid);
+	br->interrupted = true;
+	ended(cell, br, st);
+}

@@ -1,0 +1,53 @@
+/*
+ * What every cell of a run shares, resolved once before any cell is
+ * planned: the options, the output directory, the kernels (image, module,
+ * initramfs of each), the bpftrace scripts, the accelerator.
+ */
+#ifndef HT_CTX_H
+#define HT_CTX_H
+#include <limits.h>
+#include <stdbool.h>
+#include "run/plan/accel.h"
+#include "run/plan/cli.h"
+#include "lib/util.h"
+
+/* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
+struct kernel_res {
+	char label[64];			/* as given: "distro", "distro-6.12", a variant, "host" */
+	char name[64];			/* what it resolved to: "distro-6.1" for "distro" */
+	char line[16];			/* the kernel line: "6.1", "6.12" (of the release) */
+	char tree[PATH_MAX];		/* --kernel-tree DIR (absolute), "" otherwise */
+	char tree_describe[128];	/* its `git describe --always --dirty`, "" if not git */
+	char image[PATH_MAX];		/* "" with --target host */
+	char release[128];
+	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */
+	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
+	char module[PATH_MAX];
+	char initrd[PATH_MAX];
+	char boot_image[PATH_MAX];	/* what QEMU boots: image, or its vmlinux (run/plan/pvh.h) */
+	const char *boot_path;		/* "pvh", "bzimage" or "host" */
+	long lpj;			/* preset on the command line (lpj=); 0: none */
+	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
+	char snap_files[24];		/* --restore: the files' part of a snapshot key (run/guest/snapshot.h) */
+};
+
+#define MAX_KERNELS 16
+
+/* What every cell of a run shares, resolved once. */
+struct run_ctx {
+	const struct run_opts *o;
+	char root[PATH_MAX];
+	char out[PATH_MAX];		/* absolute */
+	struct kernel_res kernels[MAX_KERNELS];
+	int nkernels;
+	char runner[PATH_MAX];
+	struct strv bt_paths;		/* absolute .bt paths, same order as o->bpftrace */
+	enum accel_mode accel;
+	int duration_s;			/* --duration, or the accelerator's default */
+	bool target_host;
+	int host_cpus;			/* online CPUs: --target host, TCG overcommit */
+	char *qemu;			/* binary; HTAB_QEMU overrides */
+};
+
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label);
+#endif

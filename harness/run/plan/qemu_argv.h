@@ -1,0 +1,59 @@
+/* The QEMU command line of one cell, built as an argv list, one function per concern. */
+#ifndef HT_QEMU_ARGV_H
+#define HT_QEMU_ARGV_H
+#include "run/plan/accel.h"
+#include "lib/util.h"
+
+struct qemu_cfg {
+	const char *qemu;		/* binary, default qemu-system-x86_64 */
+	enum accel_mode accel;		/* KVM or TCG, already resolved */
+	int vcpus;
+	const char *kernel_image;
+	const char *initrd;
+	const char *runner;		/* host path of run-job.sh, seen by the guest */
+	const char *cell_dir;		/* absolute: the 9p share "cell" (a shared boot: OUT) */
+	const char *log_dir;		/* console.log, exit_status; NULL: cell_dir */
+	const char *group;		/* a shared boot's name (htab.group=, run/guest/boot.h); NULL: none */
+	int host_cpus;			/* for the overcommit factor; 0: unknown, taken as vcpus */
+	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
+	long lpj;			/* lpj= on the command line (run/plan/lpj.h); 0: none */
+	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
+	/*
+	 * --restore (run/guest/snapshot.h): QR_SAVE boots a guest that stops at
+	 * init's save point (htab.restore=1, no htab.group=: a restore is told
+	 * its group on the htab.ctl port) with a QMP monitor; QR_RESTORE starts
+	 * QEMU from state instead of booting. Both add the htab.ctl port and
+	 * vmgenid, the same devices either way (a migration needs them equal).
+	 * The FIFO of the ctl port (ctl) is in the log directory. Every boot
+	 * has a QMP monitor on the FIFOs qmp.in and qmp.out there.
+	 */
+	enum { QR_NONE, QR_SAVE, QR_RESTORE } restore;
+	const char *state;		/* QR_RESTORE: the saved guest */
+};
+
+/*
+ * The guest's lockup and stall detectors. Under TCG a vCPU that waits for a
+ * host core looks stuck to the guest, so their thresholds scale with the
+ * overcommit factor (vCPUs / host cores, rounded up) and go on the command
+ * line; under KVM they stay the kernel's defaults (not on the command line).
+ */
+#define WATCHDOG_THRESH_DEFAULT 10
+#define WATCHDOG_THRESH_MAX 60
+#define RCU_STALL_TIMEOUT_DEFAULT 21
+#define RCU_STALL_TIMEOUT_MAX 300
+struct guest_detectors {
+	int overcommit;			/* ceil(vcpus / host cores), >= 1 */
+	int watchdog_thresh;		/* s: soft lockup after 2x, hard lockup after 1x */
+	int rcu_stall_timeout;		/* s: rcupdate.rcu_cpu_stall_timeout */
+	int on_cmdline;			/* 1 under TCG */
+};
+void guest_detectors(enum accel_mode accel, int vcpus, int host_cpus, struct guest_detectors *d);
+
+/* Guest RAM base: 512 MB + 32 MB per vCPU (per-CPU areas, bpftrace's LLVM). */
+int qemu_mem_mb(int vcpus);
+/* The base plus the map's share (guest_mem.h map_mem_mb): what -m gets. */
+int guest_mem_mb(int vcpus, long long map_bytes);
+int qemu_argv_build(const struct qemu_cfg *c, struct strv *argv);
+/* One shell-quoted line, for --dry-run. */
+char *qemu_argv_join(const struct strv *argv);
+#endif
