@@ -198,20 +198,6 @@ static json_t *prepare_manifest(const struct run_ctx *c, const struct plan *p)
 	return m;
 }
 
-/*
- * Cells that boot the same guest: kernel, vCPUs and guest RAM (the map
- * sizes it) make the QEMU command line; everything else (workload, noise,
- * fault, repeat) is the job's, and a fresh insmod serves it.
- */
-static void group_key(const struct run_ctx *c, const struct plan_cell *pc, char *key, size_t n)
-{
-	struct map_shape m;
-
-	map_shape_of_cell(c->o, pc->ax, &m);
-	snprintf(key, n, "%s/%d/%d", pc->kernel, pc->vcpus,
-		 guest_mem_mb(pc->vcpus, map_footprint_bytes(&m, pc->vcpus)));
-}
-
 static bool shared_boots(const struct run_ctx *c)
 {
 	return !c->target_host && !c->o->boot_per_cell;
@@ -219,16 +205,16 @@ static bool shared_boots(const struct run_ctx *c)
 
 static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 {
-	struct cell cell;
+	struct cell_plan p;
 	char *line = NULL;
 	int err = -1;
 
-	if (!cell_plan(c, pc, &cell) && (line = qemu_argv_join(&cell.argv))) {
+	if (!cell_plan_make(c, pc, &p) && (line = qemu_argv_join(&p.argv))) {
 		printf("%s\n", line);
 		err = 0;
 	}
 	free(line);
-	cell_free(&cell);
+	cell_plan_free(&p);
 	return err;
 }
 
@@ -242,25 +228,25 @@ struct sched {
 	size_t nrun_cap;
 	struct progress prog;
 	int err;
-	/* The cells to run, in plan order; NULL once taken (a boot-stall retry puts it back). */
-	const struct plan_cell **pending;
+	struct cell_plan *plans;	/* this shard's cells to run, planned once, in plan order */
+	/* plans[i] while it waits; NULL once taken (a boot-stall retry puts it back). */
+	const struct cell_plan **pending;
 	size_t npending;
 	size_t *taken_at;		/* slot i's cell: its index in pending */
-	char (*keys)[96];		/* pending[i]'s group key (group_key) */
 };
 
 static void account(struct sched *s, const struct cell *cell, int sign)
 {
 	s->load.running += sign;
-	s->load.vcpus += sign * cell->vcpus;
-	s->load.mem_mb += sign * cell->mem_mb;
+	s->load.vcpus += sign * cell->p->vcpus;
+	s->load.mem_mb += sign * cell->p->mem_mb;
 }
 
 /* The first cell not taken yet (of the group key, if not NULL); npending if none. */
 static size_t next_pending(const struct sched *s, const char *key)
 {
 	for (size_t i = 0; i < s->npending; i++)
-		if (s->pending[i] && (!key || !strcmp(s->keys[i], key)))
+		if (s->pending[i] && (!key || !strcmp(s->pending[i]->group, key)))
 			return i;
 	return s->npending;
 }
@@ -278,15 +264,20 @@ static size_t boot_goes_on_with(const struct sched *s, const char *key, int cell
 	return cap && cells >= cap ? s->npending : next_pending(s, key);
 }
 
-/* pending[0 .. npending) from the plan's cells of this shard, and their group keys; 0 ok. */
+/*
+ * plans[0 .. npending) from the plan's cells of this shard (those without
+ * a cell.json yet when skip_finished), each planned once here, and
+ * pending[] pointing at them; 0 ok.
+ */
 static int sched_fill_pending(struct sched *s, const struct plan *p, bool skip_finished)
 {
 	s->npending = 0;
+	s->plans = calloc(p->n + 1, sizeof(*s->plans));
 	s->pending = calloc(p->n + 1, sizeof(*s->pending));
-	s->keys = calloc(p->n + 1, sizeof(*s->keys));
-	if (!s->pending || !s->keys)
+	if (!s->plans || !s->pending)
 		return -1;
 	for (size_t i = 0; i < p->n; i++) {
+		struct cell_plan *cp = &s->plans[s->npending];
 		char path[PATH_MAX + 256];
 
 		if (!shard_selects(p->cells[i].index, s->c->o->shard_i, s->c->o->shard_n))
@@ -301,10 +292,31 @@ static int sched_fill_pending(struct sched *s, const struct plan *p, bool skip_f
 			json_decref(j);
 			continue;
 		}
-		group_key(s->c, &p->cells[i], s->keys[s->npending], sizeof(s->keys[0]));
-		s->pending[s->npending++] = &p->cells[i];
+		if (cell_plan_make(s->c, &p->cells[i], cp)) {
+			fprintf(stderr, "error: cannot plan cell %s (out of memory or path too long)\n",
+				p->cells[i].id);
+			cell_plan_free(cp);
+			return -1;
+		}
+		s->pending[s->npending++] = cp;
 	}
 	return 0;
+}
+
+static void sched_free(struct sched *s)
+{
+	for (size_t i = 0; s->plans && i < s->npending; i++)
+		cell_plan_free(&s->plans[i]);
+	free(s->plans);
+	free(s->pending);
+	free(s->running);
+	free(s->taken_at);
+	free(s->boots);
+	s->plans = NULL;
+	s->pending = NULL;
+	s->running = NULL;
+	s->taken_at = NULL;
+	s->boots = NULL;
 }
 
 /*
@@ -326,15 +338,15 @@ static size_t boots_left(const struct sched *s)
 			n++;
 			continue;
 		}
-		if (next_pending(s, s->keys[i]) != i)	/* each group once, at its first cell */
+		if (next_pending(s, s->pending[i]->group) != i)	/* each group once, at its first cell */
 			continue;
 		for (size_t j = i; j < s->npending; j++)
-			if (s->pending[j] && !strcmp(s->keys[i], s->keys[j]))
+			if (s->pending[j] && !strcmp(s->pending[i]->group, s->pending[j]->group))
 				same++;
 		for (size_t j = 0; j < s->nrun_cap; j++) {
 			const struct boot *b = &s->boots[j];
 
-			if (!b->pid || strcmp(b->key, s->keys[i]))
+			if (!b->pid || strcmp(b->key, s->pending[i]->group))
 				continue;
 			live = true;
 			if (cap && (size_t)b->cells < cap)
@@ -357,33 +369,31 @@ static size_t boots_left(const struct sched *s)
 static int print_boots(const struct run_ctx *c, const struct plan *p)
 {
 	struct sched s = { .c = c };
+	struct strv argv = { 0 };
 	size_t i;
 	int err = 0;
 
 	if (sched_fill_pending(&s, p, false))
 		err = -1;
 	while (!err && (i = next_pending(&s, NULL)) < s.npending) {
-		const struct plan_cell *first = s.pending[i];
+		const struct cell_plan *first = s.pending[i];
 		char name[224], *line = NULL;
-		struct cell cell;
 		int n = 0;
 
 		snprintf(name, sizeof(name), "%s.1", first->id);
 		printf("# boot %s:", name);
-		for (size_t j = i; j < s.npending; j = boot_goes_on_with(&s, s.keys[i], ++n)) {
+		for (size_t j = i; j < s.npending; j = boot_goes_on_with(&s, first->group, ++n)) {
 			printf(" %s", s.pending[j]->id);
 			s.pending[j] = NULL;
 		}
 		printf("\n");
-		err = cell_plan(c, first, &cell) || cell_plan_shared(c, &cell, name) ||
-		      !(line = qemu_argv_join(&cell.argv));
+		err = cell_plan_boot_argv(c, first, name, &argv) || !(line = qemu_argv_join(&argv));
 		if (!err)
 			printf("%s\n", line);
 		free(line);
-		cell_free(&cell);
 	}
-	free(s.pending);
-	free(s.keys);
+	strv_free(&argv);
+	sched_free(&s);
 	return err ? -1 : 0;
 }
 
@@ -394,21 +404,19 @@ static int print_boots(const struct run_ctx *c, const struct plan *p)
  */
 static int start_in_slot(struct sched *s, size_t i, size_t pi)
 {
-	const struct plan_cell *pc = s->pending[pi];
+	const struct cell_plan *p = s->pending[pi];
 	struct cell *slot = &s->running[i];
 	struct boot *b = s->boots ? &s->boots[i] : NULL;
 	bool fresh = b && !b->pid;
 	char name[sizeof(b->name)];
 
-	if (cell_plan(s->c, pc, slot)) {
-		fprintf(stderr, "error: cannot plan cell %s (out of memory or path too long)\n", pc->id);
-		cell_free(slot);
-		return -1;
-	}
+	cell_init(slot, p);
 	if (b) {
 		if (fresh)
-			snprintf(name, sizeof(name), "%s.%d", slot->id, cell_next_attempt(slot));
-		if (cell_plan_shared(s->c, slot, fresh ? name : b->name)) {
+			snprintf(name, sizeof(name), "%s.%d", p->id, cell_next_attempt(p));
+		if (cell_boot_argv(s->c, slot, fresh ? name : b->name)) {
+			fprintf(stderr, "error: cannot plan boot %s for cell %s (out of memory or path too long)\n",
+				fresh ? name : b->name, p->id);
 			cell_free(slot);
 			return -1;
 		}
@@ -416,7 +424,7 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	if (cell_write_job(s->c, slot))
 		goto fail;
 	if (b) {
-		if (fresh && boot_start(b, s->c->out, name, s->keys[pi], &slot->argv, slot->restored))
+		if (fresh && boot_start(b, s->c->out, name, p->group, slot->argv, p->restored))
 			goto fail;
 		if (cell_start_in_boot(slot, b, s->c->o->timeout_s > 0))
 			goto fail;
@@ -428,12 +436,12 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	account(s, slot, +1);
 	if (b && !fresh)
 		progress_line(&s->prog, "%s: started in boot %s (cell %d of it, timeout %d s, quiet %d s%s)",
-			      slot->id, b->name, slot->in_boot, slot->timeout_s, slot->quiet_s,
+			      slot->p->id, b->name, slot->in_boot, slot->timeout_s, slot->p->quiet_s,
 			      slot->attempt > 1 ? ", again" : "");
 	else
 		progress_line(&s->prog, "%s: started (%s, %d vCPUs, timeout %d s, quiet %d s%s%s%s)",
-			      slot->id, s->c->target_host ? "this machine" : accel_name(s->c->accel),
-			      slot->vcpus, slot->timeout_s, slot->quiet_s, b ? ", boot " : "",
+			      slot->p->id, s->c->target_host ? "this machine" : accel_name(s->c->accel),
+			      slot->p->vcpus, slot->timeout_s, slot->p->quiet_s, b ? ", boot " : "",
 			      b ? b->name : "", slot->attempt > 1 ? ", again" : "");
 	return 0;
 fail:
@@ -457,12 +465,12 @@ static int keep_boot_stall(const struct cell *cell)
 {
 	char a[PATH_MAX + 64], b[PATH_MAX + 64];
 
-	snprintf(a, sizeof(a), "%s/console.log", cell->dir);
-	snprintf(b, sizeof(b), "%s/%s", cell->dir, BOOT_STALL_CONSOLE);
+	snprintf(a, sizeof(a), "%s/console.log", cell->p->dir);
+	snprintf(b, sizeof(b), "%s/%s", cell->p->dir, BOOT_STALL_CONSOLE);
 	if (rename(a, b) && errno != ENOENT)
 		return -1;
-	snprintf(a, sizeof(a), "%s/cell.json", cell->dir);
-	snprintf(b, sizeof(b), "%s/%s", cell->dir, BOOT_STALL_JSON);
+	snprintf(a, sizeof(a), "%s/cell.json", cell->p->dir);
+	snprintf(b, sizeof(b), "%s/%s", cell->p->dir, BOOT_STALL_JSON);
 	return rename(a, b);
 }
 
@@ -476,14 +484,14 @@ static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 	account(s, cell, -1);
 	if (br->interrupted) {
 		progress_line(&s->prog, "%s: interrupted, %s killed; the cell will run again next time",
-			      cell->id, s->c->target_host ? "runner" : "QEMU");
+			      cell->p->id, s->c->target_host ? "runner" : "QEMU");
 	} else if (cell_finish(s->c, cell, br, &rec)) {
 		s->err = 1;
 	} else if (rec.boot_retry && !keep_boot_stall(cell)) {
 		progress_line(&s->prog, "%s: %s: %s while booting under TCG (the kernel not exercised yet); booting it again "
-			      "(this attempt: %s/%s)", cell->id, rec.verdict, rec.signature, cell->id,
+			      "(this attempt: %s/%s)", cell->p->id, rec.verdict, rec.signature, cell->p->id,
 			      BOOT_STALL_JSON);
-		s->pending[s->taken_at[i]] = cell->pc;	/* back in its place in the plan */
+		s->pending[s->taken_at[i]] = cell->p;	/* back in its place in the plan */
 	} else {
 		pass = !strcmp(rec.verdict, "PASS");
 		/* A cell that booted paid QEMU start -> runner (all of it if the runner never ran). */
@@ -492,7 +500,7 @@ static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 		s->prog.done++;
 		s->prog.done_here++;
 		progress_line(&s->prog, "[%zu/%zu] %s: %s%s%s (%.1f s)", s->prog.done, s->prog.total,
-			      cell->id, rec.verdict, *rec.signature ? ": " : "", rec.signature, br->wall_s);
+			      cell->p->id, rec.verdict, *rec.signature ? ": " : "", rec.signature, br->wall_s);
 		rewrite_summary(s);
 	}
 	cell_free(cell);
@@ -508,7 +516,7 @@ static void boot_end(struct sched *s, struct boot *b, const char *why)
 
 	if (!b->cells)
 		return;
-	len = asprintf(&text, "after cell %d (%s): %s%s%s%s\n", b->cells, last->id, why,
+	len = asprintf(&text, "after cell %d (%s): %s%s%s%s\n", b->cells, last->p->id, why,
 		       last->boot_state[0] ? " (the guest said " : "", last->boot_state,
 		       last->boot_state[0] ? ")" : "");
 	snprintf(path, sizeof(path), "%s/end", b->dir);
@@ -566,7 +574,7 @@ static void show_status(struct sched *s)
 		if (s->running[i].pid) {
 			size_t l = strlen(ids);
 
-			snprintf(ids + l, sizeof(ids) - l, "%s%s", l ? ", " : "", s->running[i].id);
+			snprintf(ids + l, sizeof(ids) - l, "%s%s", l ? ", " : "", s->running[i].p->id);
 		}
 	if (s->prog.tty)	/* only the status line shows it */
 		s->prog.boots_left = boots_left(s);
@@ -586,16 +594,10 @@ static void schedule(struct sched *s)
 		struct timespec ts = { 0, 200 * 1000 * 1000 };
 
 		while (!harness_stop && !s->err && (next = next_pending(s, NULL)) < s->npending) {
-			const struct plan_cell *pc = s->pending[next];
-			struct map_shape m;
-			long mem = 0;
+			const struct cell_plan *p = s->pending[next];
 			size_t slot = 0;
 
-			if (!s->c->target_host) {
-				map_shape_of_cell(s->c->o, pc->ax, &m);
-				mem = guest_mem_mb(pc->vcpus, map_footprint_bytes(&m, pc->vcpus));
-			}
-			if (!sched_fits(&s->host, &s->load, pc->vcpus, mem, s->c->o->jobs))
+			if (!sched_fits(&s->host, &s->load, p->vcpus, p->mem_mb, s->c->o->jobs))
 				break;
 			while (slot < s->nrun_cap && s->running[slot].pid)
 				slot++;
@@ -675,34 +677,28 @@ static int prepare_snapshots(struct sched *s)
 	int rc = 0;
 
 	for (size_t i = 0; s->c->o->restore && i < s->npending && !rc && !harness_stop; i++) {
+		const struct cell_plan *p = s->pending[i];
+		const char *name = strrchr(p->snap_dir, '/') + 1;
 		struct snapshot_info info;
-		struct cell cell;
 		bool dup = false;
 		double t0 = now_mono();
 		int r;
 
-		if (cell_plan(s->c, s->pending[i], &cell)) {
-			cell_free(&cell);
-			return -1;
-		}
 		for (size_t j = 0; j < seen.n; j++)
-			dup |= !strcmp(seen.v[j], cell.snap_dir);
-		if (!dup && !strv_push(&seen, cell.snap_dir)) {
-			const char *name = strrchr(cell.snap_dir, '/') + 1;
-
-			progress_line(&s->prog, "snapshot %s: the guest of %s at %d vCPUs (%d MB)",
-				      name, cell.k->label, cell.vcpus, cell.mem_mb);
-			r = cell_snapshot_ensure(s->c, &cell, &info);
-			if (r < 0)
-				rc = -1;
-			else if (r)
-				progress_line(&s->prog, "snapshot %s: saved (boot %.1f s, save %.1f s, %.0f MB) in %s",
-					      name, info.boot_s, info.save_s, info.bytes / 1e6, cell.snap_dir);
-			else
-				progress_line(&s->prog, "snapshot %s: in the cache (saved before; key checked in %.2f s)",
-					      name, now_mono() - t0);
-		}
-		cell_free(&cell);
+			dup |= !strcmp(seen.v[j], p->snap_dir);
+		if (dup || strv_push(&seen, p->snap_dir))
+			continue;
+		progress_line(&s->prog, "snapshot %s: the guest of %s at %d vCPUs (%d MB)",
+			      name, p->k->label, p->vcpus, p->mem_mb);
+		r = cell_snapshot_ensure(s->c, p, &info);
+		if (r < 0)
+			rc = -1;
+		else if (r)
+			progress_line(&s->prog, "snapshot %s: saved (boot %.1f s, save %.1f s, %.0f MB) in %s",
+				      name, info.boot_s, info.save_s, info.bytes / 1e6, p->snap_dir);
+		else
+			progress_line(&s->prog, "snapshot %s: in the cache (saved before; key checked in %.2f s)",
+				      name, now_mono() - t0);
 	}
 	strv_free(&seen);
 	return rc;
@@ -799,11 +795,7 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	rc = harness_stop ? 128 + harness_stop : s.err ? 2 : summary_exit_code(cells);
 	json_decref(cells);
 cleanup:
-	free(s.running);
-	free(s.taken_at);
-	free(s.keys);
-	free(s.boots);
-	free(s.pending);
+	sched_free(&s);
 	json_decref(s.manifest);
 	return rc;
 }

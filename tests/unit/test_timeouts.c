@@ -6,7 +6,7 @@
  */
 #include "testlib.h"
 
-#include "run/guest/cell.h"
+#include "run/plan/cell_plan.h"
 
 struct timeouts {
 	int host, quiet, attach, run;
@@ -18,7 +18,7 @@ static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt,
 {
 	struct run_opts o;
 	struct run_ctx c;
-	struct cell cell;
+	struct cell_plan cell;
 
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "lib/util.h"
+#include "run/plan/qemu_argv.h"	/* BOOTS_DIR */
 
-#define BOOTS_DIR "boots"	/* OUT/boots/NAME: the shared boots of a run */
 
 struct boot {
 	pid_t pid;		/* 0: not running */

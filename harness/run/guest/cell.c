@@ -1,7 +1,7 @@
 /*
- * One matrix cell: plan it (directory name per FORMAT.md, timeouts scaled by
- * vCPUs and accelerator), write its job files, boot QEMU in its own process
- * group and watch it until it ends, goes quiet or runs out of time.
+ * One planned cell while it runs, whatever its way (guest.h): its job
+ * files, the start, then watching it until it ends, goes quiet or runs out
+ * of time (a silent guest asked first where its vCPUs are), and its kill.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -45,189 +45,41 @@ void install_stop_handlers(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/*
- * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
- * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
- */
-void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell)
-{
-	const struct run_opts *o = c->o;
-	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
-	int nbt = (int)c->bt_paths.n;
-	int boot = c->target_host ? 10 : tcg ? 60 + 3 * cell->vcpus : 30 + cell->vcpus / 2;
-	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
-	int longest_quiet;
-
-	cell->boot_budget_s = boot;
-	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
-	if (attach && tcg && strcmp(cell->noise, "none"))
-		attach *= 2;
-	cell->attach_timeout_s = attach ? attach : 60;
-	cell->run_timeout_s = c->duration_s + (tcg ? 60 + cell->vcpus : 30);
-	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
-	cell->timeout_s = o->timeout_s ? o->timeout_s
-				       : boot + attach + cell->run_timeout_s + 30;
-	/* The longest silence a healthy guest has: booting, attaching or stressing. */
-	longest_quiet = boot;
-	if (attach > longest_quiet)
-		longest_quiet = attach;
-	if (c->duration_s + 30 > longest_quiet)
-		longest_quiet = c->duration_s + 30;
-	cell->quiet_s = 60 + longest_quiet;
-	if (cell->quiet_s > cell->timeout_s)
-		cell->quiet_s = cell->timeout_s;
-}
-
-/*
- * The insmod line: the axes every cell names (workload=), the run's own
- * (duration, CPUs on this machine), the axes a cell has away from their
- * default (map_type=, prealloc=, max_entries=, fault=), then --modparam verbatim (the module parses and
- * validates them; insmod refuses a bad one; the last word wins).
- */
-static int plan_modparams(const struct run_ctx *c, const struct cell *cell, struct strv *mp)
-{
-	const struct run_opts *o = c->o;
-	int r = 0;
-
-	for (int a = 0; a < AX_NR; a++)
-		if (axes[a].guest == AXG_MODPARAM && !axes[a].dflt)
-			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
-	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
-	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
-	if (c->target_host && cell->vcpus < c->host_cpus)
-		r |= strv_pushf(mp, "cpus=0-%d", cell->vcpus - 1);
-	for (int a = 0; a < AX_NR; a++)
-		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, cell->ax[a]))
-			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, cell->ax[a]);
-	if (o->tasks_per_cpu && callers_has_kind(cell->ax[AX_CALLERS], "task"))
-		r |= strv_pushf(mp, "tasks_per_cpu=%d", o->tasks_per_cpu);
-	for (size_t i = 0; i < o->modparams.n; i++)
-		r |= strv_push(mp, o->modparams.v[i]);
-	return r;
-}
-
-const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
-{
-	for (int i = 0; i < c->nkernels; i++)
-		if (!strcmp(c->kernels[i].label, label))
-			return &c->kernels[i];
-	return NULL;
-}
-
-/* The QEMU configuration of a planned cell booting on its own. */
-static void cell_qemu_cfg(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
-{
-	*q = (struct qemu_cfg){
-		.qemu = c->qemu, .accel = c->accel, .vcpus = cell->vcpus,
-		.runner = c->runner, .cell_dir = cell->dir, .host_cpus = c->host_cpus,
-		.map_bytes = map_footprint_bytes(&cell->map, cell->vcpus),
-		.kernel_image = cell->k->boot_image[0] ? cell->k->boot_image : cell->k->image,
-		.initrd = cell->k->initrd, .lpj = cell->k->lpj, .boot_opts = &c->o->boot_opts,
-		.restore = cell->restored ? QR_RESTORE : QR_NONE, .state = cell->snap_state,
-	};
-}
-
-/* The key of the guest a restored cell starts from (snapshot.h), and q its QEMU configuration. */
-static char *cell_snapshot_key(const struct run_ctx *c, const struct cell *cell, struct qemu_cfg *q)
-{
-	cell_qemu_cfg(c, cell, q);
-	return snapshot_key(q, cell->k->snap_files);
-}
-
-/* --restore on: where the guest this cell restores is saved (snapshot.h). */
-static int plan_snapshot(const struct run_ctx *c, struct cell *cell)
-{
-	char cache[PATH_MAX], *key;
-	struct qemu_cfg q;
-
-	cell->restored = true;
-	key = cell_snapshot_key(c, cell, &q);
-	if (!key)
-		return -1;
-	snapshot_cache_dir(c->root, cache, sizeof(cache));
-	snapshot_dir_of(cache, key, cell->snap_dir, sizeof(cell->snap_dir));
-	snprintf(cell->snap_state, sizeof(cell->snap_state), "%s/state", cell->snap_dir);
-	free(key);
-	return 0;
-}
-
-int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struct snapshot_info *info)
+int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, struct snapshot_info *info)
 {
 	struct qemu_cfg q;
 	char *key;
 	int rc;
 
-	key = cell_snapshot_key(c, cell, &q);
+	key = cell_plan_snapshot_key(c, p, &q);
 	if (!key)
 		return -1;
-	rc = snapshot_valid(cell->snap_dir, key) ? 0
-	     : snapshot_save(&q, key, cell->snap_dir, cell->boot_budget_s, &harness_stop, info) ? -1 : 1;
+	rc = snapshot_valid(p->snap_dir, key) ? 0
+	     : snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, &harness_stop, info) ? -1 : 1;
 	free(key);
 	return rc;
 }
 
-int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell)
+void cell_init(struct cell *cell, const struct cell_plan *p)
 {
-	const struct noise_profile *np = noise_find(pc->noise);
-	struct qemu_cfg q;
-	long long map_bytes;
-
 	memset(cell, 0, sizeof(*cell));
-	cell->pc = pc;
-	cell->vcpus = pc->vcpus;
-	cell->repeat = pc->repeat;
-	for (int a = 0; a < AX_NR; a++)
-		cell->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
-	map_shape_of_cell(c->o, pc->ax, &cell->map);
-	map_bytes = map_footprint_bytes(&cell->map, pc->vcpus);
-	cell->k = kernel_find(c, pc->kernel);
-	snprintf(cell->id, sizeof(cell->id), "%s", pc->id);
-	if (!cell->k || !np)
-		return -1;
-	if (snprintf(cell->dir, sizeof(cell->dir), "%s/%s", c->out, cell->id) >=
-	    (int)sizeof(cell->dir))
-		return -1;
-	cell_plan_timeouts(c, cell);
-	cell->crash_grace_s = c->o->crash_grace_s;
-	cell->noise_cmd = noise_cmd(np, cell->vcpus, cell->timeout_s);
-	if (!cell->noise_cmd || plan_modparams(c, cell, &cell->modparams))
-		return -1;
-	if (c->target_host) {
-		int r = strv_push(&cell->argv, "/bin/sh");
-
-		r |= strv_push(&cell->argv, c->runner);
-		r |= strv_push(&cell->argv, cell->dir);
-		return r;
-	}
-	cell->mem_mb = guest_mem_mb(cell->vcpus, map_bytes);
-	guest_detectors(c->accel, cell->vcpus, c->host_cpus, &cell->detectors);
-	if (c->o->restore && plan_snapshot(c, cell))
-		return -1;
-	cell_qemu_cfg(c, cell, &q);
-	return qemu_argv_build(&q, &cell->argv);
+	cell->p = p;
+	cell->argv = &p->argv;
+	cell->timeout_s = p->timeout_s;
 }
 
-int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name)
+int cell_boot_argv(const struct run_ctx *c, struct cell *cell, const char *name)
 {
-	char logs[PATH_MAX];
-	struct qemu_cfg q;
-
-	if (snprintf(logs, sizeof(logs), "%s/" BOOTS_DIR "/%s", c->out, name) >= (int)sizeof(logs))
+	if (cell_plan_boot_argv(c, cell->p, name, &cell->boot_argv))
 		return -1;
-	cell_qemu_cfg(c, cell, &q);
-	q.cell_dir = c->out;
-	q.log_dir = logs;
-	q.group = name;
-	strv_free(&cell->argv);
-	return qemu_argv_build(&q, &cell->argv);
+	cell->argv = &cell->boot_argv;
+	return 0;
 }
 
 void cell_free(struct cell *cell)
 {
-	strv_free(&cell->modparams);
-	strv_free(&cell->argv);
-	free(cell->noise_cmd);
-	cell->noise_cmd = NULL;
+	strv_free(&cell->boot_argv);
+	cell->argv = &cell->p->argv;
 	json_decref(cell->hang);
 	cell->hang = NULL;
 	hang_close(cell->hang_ctx);
@@ -295,15 +147,15 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	char path[PATH_MAX], *mp = NULL, *bt = NULL, *argv = NULL, *env = NULL;
 	int err = -1, len;
 
-	if (mkdir_p(cell->dir)) {
-		fprintf(stderr, "error: cannot create %s: %s\n", cell->dir, strerror(errno));
+	if (mkdir_p(cell->p->dir)) {
+		fprintf(stderr, "error: cannot create %s: %s\n", cell->p->dir, strerror(errno));
 		return -1;
 	}
-	if (clear_stale(cell->dir))
+	if (clear_stale(cell->p->dir))
 		return -1;
-	mp = join(&cell->modparams, ' ');
+	mp = join(&cell->p->modparams, ' ');
 	bt = join(&c->bt_paths, ' ');
-	argv = join(&cell->argv, '\n');
+	argv = join(cell->argv, '\n');
 	if (!mp || !bt || !argv)
 		goto cleanup;
 	/* Values are single-quoted: job.env is sourced by the guest's sh. */
@@ -312,22 +164,22 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		       "CELL='%s'\nVCPUS=%d\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
 		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
 		       "%s%s%s%s%s%s%s%s%s%s",
-		       cell->id, cell->vcpus, cell->k->release, cell->k->module, mp, bt, cell->attach_timeout_s,
-		       cell->run_timeout_s, cell->noise_cmd,
+		       cell->p->id, cell->p->vcpus, cell->p->k->release, cell->p->k->module, mp, bt, cell->p->attach_timeout_s,
+		       cell->p->run_timeout_s, cell->p->noise_cmd,
 		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
-		       cell->test_action ? "TEST_ACTION=" : "",
-		       cell->test_action ? cell->test_action : "", cell->test_action ? "\n" : "",
+		       cell->p->test_action ? "TEST_ACTION=" : "",
+		       cell->p->test_action ? cell->p->test_action : "", cell->p->test_action ? "\n" : "",
 		       c->o->job_script ? "JOB_SCRIPT='" : "",
 		       c->o->job_script ? c->o->job_script : "", c->o->job_script ? "'\n" : "",
 		       /* No serial console on this machine: the runner logs into the cell. */
 		       c->target_host ? "TARGET=host\nCONSOLE='" : "",
-		       c->target_host ? cell->dir : "", c->target_host ? "/console.log'\n" : "");
+		       c->target_host ? cell->p->dir : "", c->target_host ? "/console.log'\n" : "");
 	if (len < 0)
 		goto cleanup;
-	if (pathf(path, sizeof(path), "%s/job.env", cell->dir) ||
+	if (pathf(path, sizeof(path), "%s/job.env", cell->p->dir) ||
 	    write_file_atomic(path, env, len))
 		goto cleanup;
-	if (pathf(path, sizeof(path), "%s/%s", cell->dir,
+	if (pathf(path, sizeof(path), "%s/%s", cell->p->dir,
 		  c->target_host ? "runner.argv" : "qemu.argv"))
 		goto cleanup;
 	strcat(argv, "\n");	/* join left room for it (one byte per item) */
@@ -336,7 +188,7 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	err = 0;
 cleanup:
 	if (err)
-		fprintf(stderr, "error: cannot write the job files in %s: %s\n", cell->dir,
+		fprintf(stderr, "error: cannot write the job files in %s: %s\n", cell->p->dir,
 			strerror(errno));
 	free(mp);
 	free(bt);
@@ -378,25 +230,25 @@ static void follow_console(struct cell *cell, double now)
 		if (!console_follow_file(&cell->follow, cell->console))
 			return;
 		cell->crash_seen_s = now - cell->t0;
-		cell->runner_seen = files_bytes(cell->dir, progress_files);
-		cell->crash_deadline = now + cell->crash_grace_s;
+		cell->runner_seen = files_bytes(cell->p->dir, progress_files);
+		cell->crash_deadline = now + cell->p->crash_grace_s;
 		return;
 	}
-	runner = files_bytes(cell->dir, progress_files);
+	runner = files_bytes(cell->p->dir, progress_files);
 	if (runner != cell->runner_seen) {
 		cell->runner_seen = runner;
-		cell->crash_deadline = now + cell->crash_grace_s;
+		cell->crash_deadline = now + cell->p->crash_grace_s;
 	}
 }
 
-int cell_next_attempt(const struct cell *cell)
+int cell_next_attempt(const struct cell_plan *p)
 {
-	char p[PATH_MAX + 32], line[128];
+	char path[PATH_MAX + 32], line[128];
 	int n = 1;
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
-	f = fopen(p, "r");
+	snprintf(path, sizeof(path), "%s/attempts.log", p->dir);
+	f = fopen(path, "r");
 	if (f) {
 		while (fgets(line, sizeof(line), f))
 			n++;
@@ -409,10 +261,10 @@ int cell_next_attempt(const struct cell *cell)
 static int count_attempt(const struct cell *cell)
 {
 	char p[PATH_MAX + 32];
-	int n = cell_next_attempt(cell);
+	int n = cell_next_attempt(cell->p);
 	FILE *f;
 
-	snprintf(p, sizeof(p), "%s/attempts.log", cell->dir);
+	snprintf(p, sizeof(p), "%s/attempts.log", cell->p->dir);
 	f = fopen(p, "a");
 	if (f) {
 		fprintf(f, "attempt %d started at %ld\n", n, (long)time(NULL));
@@ -425,7 +277,7 @@ static int count_attempt(const struct cell *cell)
 static void mark_line(void *arg, const char *line)
 {
 	struct cell *cell = arg;
-	unsigned m = boot_marks_of_line(line, cell->vcpus);
+	unsigned m = boot_marks_of_line(line, cell->p->vcpus);
 
 	/* A cell after the first in a shared boot: its first line is not the boot's. */
 	if (cell->in_boot <= 1)
@@ -465,16 +317,16 @@ int cell_start(struct cell *cell)
 	cell_begin(cell);
 	cell->boot = NULL;
 	cell->in_boot = 1;
-	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->dir))
+	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->p->dir))
 		return -1;
-	snprintf(log, sizeof(log), "%s/%s", cell->dir,
-		 strcmp(cell->argv.v[0], "/bin/sh") ? "qemu.log" : "runner.log");
-	if (strcmp(cell->argv.v[0], "/bin/sh") && boot_monitor_make(cell->dir)) {
-		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->dir, strerror(errno));
+	snprintf(log, sizeof(log), "%s/%s", cell->p->dir,
+		 strcmp(cell->argv->v[0], "/bin/sh") ? "qemu.log" : "runner.log");
+	if (strcmp(cell->argv->v[0], "/bin/sh") && boot_monitor_make(cell->p->dir)) {
+		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->p->dir, strerror(errno));
 		return -1;
 	}
-	pid = cell->restored ? boot_spawn_restored(cell->argv.v, log, cell->dir, NULL)
-			     : boot_spawn(cell->argv.v, log);
+	pid = cell->p->restored ? boot_spawn_restored(cell->argv->v, log, cell->p->dir, NULL)
+			     : boot_spawn(cell->argv->v, log);
 	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
 	return cell->pid ? 0 : -1;
 }
@@ -484,7 +336,7 @@ int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)
 	int n;
 
 	cell_begin(cell);
-	n = boot_send(b, cell->id);
+	n = boot_send(b, cell->p->id);
 	if (n < 0)
 		return -1;
 	cell->boot = b;
@@ -496,7 +348,7 @@ int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)
 	if (n == 1)
 		cell->t0 = b->t0;	/* its boot is its own: the split starts at QEMU */
 	else if (!own_timeout)
-		cell->timeout_s -= cell->boot_budget_s;
+		cell->timeout_s -= cell->p->boot_budget_s;
 	return 0;
 }
 
@@ -505,9 +357,9 @@ static void write_host_exit(const struct cell *cell, int st)
 {
 	char p[PATH_MAX + 32], buf[16];
 
-	if (strcmp(cell->argv.v[0], "/bin/sh") || !WIFEXITED(st))
+	if (strcmp(cell->argv->v[0], "/bin/sh") || !WIFEXITED(st))
 		return;
-	snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+	snprintf(p, sizeof(p), "%s/exit_status", cell->p->dir);
 	snprintf(buf, sizeof(buf), "%d\n", WEXITSTATUS(st));
 	write_file_atomic(p, buf, strlen(buf));
 }
@@ -524,12 +376,12 @@ static void shared_collect(struct cell *cell, bool boot_goes_on)
 	long long cut = boot_goes_on ? boot_cell_cut(b, cell->in_boot) : -1;
 	int status;
 
-	snprintf(p, sizeof(p), "%s/console.log", cell->dir);
+	snprintf(p, sizeof(p), "%s/console.log", cell->p->dir);
 	if (boot_split_console(b, cut >= 0 ? cut : boot_console_size(b), p))
-		fprintf(stderr, "warning: %s: cannot write %s: %s\n", cell->id, p, strerror(errno));
+		fprintf(stderr, "warning: %s: cannot write %s: %s\n", cell->p->id, p, strerror(errno));
 	b->reusable = false;
 	if (boot_cell_status(b, cell->in_boot, &status, cell->boot_state, sizeof(cell->boot_state))) {
-		snprintf(p, sizeof(p), "%s/exit_status", cell->dir);
+		snprintf(p, sizeof(p), "%s/exit_status", cell->p->dir);
 		snprintf(buf, sizeof(buf), "%d\n", status);
 		write_file_atomic(p, buf, strlen(buf));
 		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
@@ -548,7 +400,7 @@ static void ended(struct cell *cell, struct boot_result *br, int st)
 	if (cell->boot)
 		shared_collect(cell, br->boot_goes_on);
 	else
-		boot_monitor_remove(cell->dir);
+		boot_monitor_remove(cell->p->dir);
 	hang_close(cell->hang_ctx);
 	cell->hang_ctx = NULL;
 	cell->pid = 0;
@@ -577,7 +429,7 @@ static long long progress_bytes(const struct cell *cell)
 {
 	struct stat st;
 
-	return files_bytes(cell->dir, progress_files) +
+	return files_bytes(cell->p->dir, progress_files) +
 	       (stat(cell->console, &st) ? 0 : st.st_size);
 }
 
@@ -591,7 +443,7 @@ static void watch_phases(struct cell *cell, double now)
 	char p[PATH_MAX + 32], *text;
 	struct stat st;
 
-	snprintf(p, sizeof(p), "%s/phases.env", cell->dir);
+	snprintf(p, sizeof(p), "%s/phases.env", cell->p->dir);
 	if (stat(p, &st) || st.st_size == cell->phases_size)
 		return;
 	cell->phases_size = st.st_size;
@@ -614,11 +466,11 @@ static void watch_phases(struct cell *cell, double now)
 static struct hang_ctx *hang_of(struct cell *cell)
 {
 	struct hang_in in = {
-		.log_dir = cell->boot ? cell->boot->dir : cell->dir, .cell_dir = cell->dir,
-		.k = cell->k, .vcpus = cell->vcpus,
+		.log_dir = cell->boot ? cell->boot->dir : cell->p->dir, .cell_dir = cell->p->dir,
+		.k = cell->p->k, .vcpus = cell->p->vcpus,
 	};
 
-	if (!strcmp(cell->argv.v[0], "/bin/sh"))
+	if (!strcmp(cell->argv->v[0], "/bin/sh"))
 		return NULL;
 	if (!cell->hang_ctx)
 		cell->hang_ctx = hang_open(&in);
@@ -634,7 +486,7 @@ static void locate_hang(struct cell *cell, double now, const struct boot_result 
 	if (!h)
 		return;
 	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s" : "host deadline %d s",
-		 br->quiet_timeout ? cell->quiet_s : cell->timeout_s);
+		 br->quiet_timeout ? cell->p->quiet_s : cell->timeout_s);
 	json_decref(cell->hang);
 	cell->hang = hang_locate(h, now - cell->last_progress, why);
 }
@@ -670,7 +522,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 		cell->seen = bytes;
 		cell->last_progress = now;
 	}
-	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->quiet_s) {
+	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->p->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
 		locate_hang(cell, now, br);

@@ -1,4 +1,4 @@
-/* One matrix cell: its plan (directory, job.env, QEMU argv, timeouts) and its boot. */
+/* One planned cell (run/plan/cell_plan.h) while its guest runs: its boot, console and clocks. */
 #ifndef HT_CELL_H
 #define HT_CELL_H
 #include <jansson.h>
@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "run/guest/boot.h"
-#include "run/plan/ctx.h"
+#include "run/plan/cell_plan.h"
 #include "run/guest/boot_marks.h"
 #include "run/plan/cli.h"
 #include "parse/console_follow.h"
@@ -15,31 +15,15 @@
 #include "run/plan/qemu_argv.h"
 #include "lib/util.h"
 
-struct plan_cell;
 struct hang_ctx;
 
+/* A planned cell while its guest runs, and once it has ended until it is recorded. */
 struct cell {
-	const struct plan_cell *pc;
-	char id[192];
-	char dir[PATH_MAX];
-	int vcpus, repeat;
-	/* The plan cell's axis values; fault the --fault value ("none": no fault= parameter). */
-	AXIS_VALUES(axis_cstr);
-	const struct kernel_res *k;
-	char *noise_cmd;	/* "" for none */
-	int timeout_s;		/* whole boot, host side (in a shared boot: from its start) */
-	int boot_budget_s;	/* the boot's part of timeout_s */
-	int quiet_s;		/* no growth of console.log / guest.log */
-	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
+	const struct cell_plan *p;
+	const struct strv *argv;	/* what boots it: p->argv, or boot_argv in a shared boot */
+	struct strv boot_argv;	/* its shared boot's QEMU command line (cell_plan_boot_argv) */
+	int timeout_s;		/* p->timeout_s; a shared boot's later cell: less the boot's part */
 	int attempt;		/* 1 for the first start of this cell in this directory */
-	struct map_shape map;	/* the map the cell creates (guest RAM follows it) */
-	int mem_mb;		/* guest RAM (0 with --target host) */
-	struct guest_detectors detectors;	/* lockup/stall thresholds the guest got */
-	struct strv modparams;
-	struct strv argv;	/* QEMU, or the runner with --target host */
-	bool restored;		/* --restore on: QEMU starts from the saved guest in snap_dir */
-	char snap_dir[PATH_MAX];
-	char snap_state[PATH_MAX + 8];	/* snap_dir/state */
 	/* While it runs. */
 	pid_t pid;		/* its boot's QEMU */
 	struct boot *boot;	/* a shared boot (run/guest/boot.h); NULL: a boot of its own */
@@ -57,7 +41,6 @@ struct cell {
 	double boot_mark[BM_NR];
 	double follow_now;	/* the poll's clock, for on_line */
 	/* The console, followed while it grows (console_follow.h). */
-	int crash_grace_s;
 	struct console_follow follow;
 	double crash_seen_s;	/* host s since start when a report's first line was seen; NAN */
 	double crash_deadline;	/* monotonic time QEMU is stopped at, once a report was seen */
@@ -82,36 +65,32 @@ struct boot_result {
 extern volatile sig_atomic_t harness_stop;
 void install_stop_handlers(void);
 
-int cell_plan(const struct run_ctx *c, const struct plan_cell *pc, struct cell *cell);
-/*
- * Part of cell_plan: timeout_s (the whole boot, or --timeout), quiet_s, and
- * the runner's attach_timeout_s and run_timeout_s, from the accelerator (or
- * --target host), the cell's vCPUs and noise, the bpftrace scripts and the
- * duration.
- */
-void cell_plan_timeouts(const struct run_ctx *c, struct cell *cell);
+/* A cell ready to start: its plan, argv and timeout from it, nothing running. */
+void cell_init(struct cell *cell, const struct cell_plan *p);
 void cell_free(struct cell *cell);
+/*
+ * Shared boots: the QEMU command line of the boot named name in place of
+ * the plan's own (cell_plan_boot_argv). 0 ok.
+ */
+int cell_boot_argv(const struct run_ctx *c, struct cell *cell, const char *name);
 /* job.env and qemu.argv, after clearing what a previous unfinished boot left. */
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);
 /* Starts QEMU (or the runner) in its own process group; counts the attempt. */
 int cell_start(struct cell *cell);
-/*
- * Shared boots: the QEMU command line of a boot named name (the share is
- * the run directory, console and exit port in OUT/boots/NAME) in place of
- * cell_plan's own; then, once that boot runs, the cell sent to it (counts
- * the attempt; a cell after the boot's first gets timeout_s less the boot).
- */
-int cell_plan_shared(const struct run_ctx *c, struct cell *cell, const char *name);
 /*
  * --restore on: saves the guest a planned cell restores (snap_dir) unless
  * a valid one is there already. 1 saved (info filled), 0 there, -1 failed
  * (a one-line error on stderr).
  */
 struct snapshot_info;
-int cell_snapshot_ensure(const struct run_ctx *c, const struct cell *cell, struct snapshot_info *info);
+int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, struct snapshot_info *info);
+/*
+ * Sends the cell to a running shared boot (counts the attempt; a cell
+ * after the boot's first gets timeout_s less the boot's part).
+ */
 int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout);
 /* The attempt cell_start would count next (1 for a fresh directory). */
-int cell_next_attempt(const struct cell *cell);
+int cell_next_attempt(const struct cell_plan *p);
 /*
  * 1 when it has ended (br filled), 0 while it runs; kills it on timeout
  * (a guest asked first where its vCPUs are: cell->hang, run/guest/hang.h), and

@@ -4,6 +4,8 @@
 #include "run/plan/accel.h"
 #include "lib/util.h"
 
+#define BOOTS_DIR "boots"	/* OUT/boots/NAME: the shared boots of a run (run/guest/boot.h) */
+
 struct qemu_cfg {
 	const char *qemu;		/* binary, default qemu-system-x86_64 */
 	enum accel_mode accel;		/* KVM or TCG, already resolved */

@@ -55,7 +55,7 @@ static char *cell_file(const struct cell *cell, const char *name)
 {
 	char p[PATH_MAX + 64];
 
-	snprintf(p, sizeof(p), "%s/%s", cell->dir, name);
+	snprintf(p, sizeof(p), "%s/%s", cell->p->dir, name);
 	return read_file(p, NULL);
 }
 
@@ -123,7 +123,7 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 		json_t *s, *vals = json_object(), *hists = json_object();
 
 		bt_output_init(&bo);
-		snprintf(path, sizeof(path), "%s/bpftrace/%s.ndjson", cell->dir, name);
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.ndjson", cell->p->dir, name);
 		if (bt_parse_file(&bo, path)) {
 			json_object_set_new(all, name, json_pack("{s:s}", "error", "no output"));
 			continue;
@@ -150,10 +150,10 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 			      "lost_events", (json_int_t)bo.lost_events,
 			      "malformed_lines", bo.malformed, "values", vals, "hists", hists);
 		/* Which form the guest ran (kprobe, or fentry where it has BTF). */
-		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->dir, name);
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->p->dir, name);
 		json_object_set_new(s, "form", read_word(path));
 		/* Whose calls it counted: "workers" (the module's) or "all". */
-		snprintf(path, sizeof(path), "%s/bpftrace/%s.callers", cell->dir, name);
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.callers", cell->p->dir, name);
 		json_object_set_new(s, "callers", read_word(path));
 		json_object_set_new(all, name, s);
 		if (!strcmp(name, POP_SCRIPT)) {
@@ -333,14 +333,14 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 static json_t *restore_json(const struct cell *cell)
 {
 	char p[PATH_MAX + 16];
-	const char *name = strrchr(cell->snap_dir, '/');
+	const char *name = strrchr(cell->p->snap_dir, '/');
 	json_t *info, *o;
 
-	if (!cell->restored)
+	if (!cell->p->restored)
 		return json_null();
-	snprintf(p, sizeof(p), "%s/info.json", cell->snap_dir);
+	snprintf(p, sizeof(p), "%s/info.json", cell->p->snap_dir);
 	info = json_load_file(p, 0, NULL);
-	o = json_pack("{s:s}", "snapshot", name ? name + 1 : cell->snap_dir);
+	o = json_pack("{s:s}", "snapshot", name ? name + 1 : cell->p->snap_dir);
 	if (json_is_object(info))
 		json_object_update(o, info);
 	json_decref(info);
@@ -359,22 +359,22 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 	if (c->target_host)
 		return;
 	json_object_set_new(j, "lpj", json_pack("{s:b, s:o, s:s}",
-		"preset", cell->k->lpj > 0,
-		"value", cell->k->lpj > 0 ? json_integer(cell->k->lpj) : json_null(),
-		"source", cell->k->lpj_source ? cell->k->lpj_source : "off"));
+		"preset", cell->p->k->lpj > 0,
+		"value", cell->p->k->lpj > 0 ? json_integer(cell->p->k->lpj) : json_null(),
+		"source", cell->p->k->lpj_source ? cell->p->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
 	json_object_set_new(j, "restore", restore_json(cell));
 	json_object_set_new(j, "debug_info", json_boolean(c->o->debug_info));
-	json_object_set_new(j, "boot_path", json_string(cell->k->boot_path ? cell->k->boot_path
+	json_object_set_new(j, "boot_path", json_string(cell->p->k->boot_path ? cell->p->k->boot_path
 									   : "bzimage"));
-	json_object_set_new(j, "boot_image", json_string(cell->k->boot_image[0] ? cell->k->boot_image
-										: cell->k->image));
+	json_object_set_new(j, "boot_image", json_string(cell->p->k->boot_image[0] ? cell->p->k->boot_image
+										: cell->p->k->image));
 	env = cell_file(cell, "cpus.env");
 	if (!env) {
 		json_object_set_new(j, "guest_cpus", json_null());
 		return;
 	}
-	cpus = json_pack("{s:i}", "expected", cell->vcpus);
+	cpus = json_pack("{s:i}", "expected", cell->p->vcpus);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		json_object_set_new(cpus, keys[i][1], num_or_null(phases_get(env, keys[i][0])));
 	json_object_set_new(j, "guest_cpus", cpus);
@@ -385,49 +385,49 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 {
 	const struct run_opts *o = c->o;
 
-	json_object_set_new(j, "cell", json_string(cell->id));
+	json_object_set_new(j, "cell", json_string(cell->p->id));
 	/* Every axis the cell has a value of: the one in effect (a --modparam may give it). */
 	for (int a = 0; a < AX_NR; a++) {
-		const char *v = axis_effective(a, cell->ax[a], cell->modparams.v, cell->modparams.n);
+		const char *v = axis_effective(a, cell->p->ax[a], cell->p->modparams.v, cell->p->modparams.n);
 
 		if (v)
 			axis_to_json(a, j, v);
 	}
-	json_object_set_new(j, "kernel_name", json_string(cell->k->name));
-	json_object_set_new(j, "kernel_line", json_string(cell->k->line));
-	if (cell->k->tree[0])
-		json_object_set_new(j, "kernel_tree", json_pack("{s:s, s:s*}", "dir", cell->k->tree,
-				    "git_describe", cell->k->tree_describe[0] ? cell->k->tree_describe : NULL));
-	json_object_set_new(j, "kernel_release", json_string(cell->k->release));
-	json_object_set_new(j, "kernel_image", json_string(cell->k->image));
-	json_object_set_new(j, "kernel_hash", json_string(cell->k->hash));
-	json_object_set_new(j, "module", json_string(cell->k->module));
-	json_object_set_new(j, "noise_cmd", json_string(cell->noise_cmd));
-	json_object_set_new(j, "repeat", json_integer(cell->repeat));
+	json_object_set_new(j, "kernel_name", json_string(cell->p->k->name));
+	json_object_set_new(j, "kernel_line", json_string(cell->p->k->line));
+	if (cell->p->k->tree[0])
+		json_object_set_new(j, "kernel_tree", json_pack("{s:s, s:s*}", "dir", cell->p->k->tree,
+				    "git_describe", cell->p->k->tree_describe[0] ? cell->p->k->tree_describe : NULL));
+	json_object_set_new(j, "kernel_release", json_string(cell->p->k->release));
+	json_object_set_new(j, "kernel_image", json_string(cell->p->k->image));
+	json_object_set_new(j, "kernel_hash", json_string(cell->p->k->hash));
+	json_object_set_new(j, "module", json_string(cell->p->k->module));
+	json_object_set_new(j, "noise_cmd", json_string(cell->p->noise_cmd));
+	json_object_set_new(j, "repeat", json_integer(cell->p->repeat));
 	json_object_set_new(j, "target", json_string(c->target_host ? "host" : "vm"));
 	json_object_set_new(j, "host", host_info());
 	json_object_set_new(j, "accel", json_string(c->target_host ? "host" : accel_name(c->accel)));
 	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
 	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
-							     : json_integer(cell->mem_mb));
+							     : json_integer(cell->p->mem_mb));
 	json_object_set_new(j, "map_footprint_bytes",
-			    json_integer(map_footprint_bytes(&cell->map, cell->vcpus)));
+			    json_integer(map_footprint_bytes(&cell->p->map, cell->p->vcpus)));
 	if (!c->target_host) {
-		const struct guest_detectors *d = &cell->detectors;
+		const struct guest_detectors *d = &cell->p->detectors;
 
 		json_object_set_new(j, "overcommit", json_integer(d->overcommit));
 		json_object_set_new(j, "watchdog_thresh", json_integer(d->watchdog_thresh));
 		json_object_set_new(j, "rcu_cpu_stall_timeout", json_integer(d->rcu_stall_timeout));
 	}
-	json_object_set_new(j, "crash_grace_s", json_integer(cell->crash_grace_s));
-	json_object_set_new(j, "modparams", strv_json(&cell->modparams));
+	json_object_set_new(j, "crash_grace_s", json_integer(cell->p->crash_grace_s));
+	json_object_set_new(j, "modparams", strv_json(&cell->p->modparams));
 	json_object_set_new(j, "bpftrace_scripts", strv_json(&o->bpftrace));
 	if (o->job_script)
 		json_object_set_new(j, "job_script", json_string(o->job_script));
 	json_object_set_new(j, "attempt", json_integer(cell->attempt));
 	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i}",
-		"host_s", cell->timeout_s, "quiet_s", cell->quiet_s,
-		"attach_s", cell->attach_timeout_s, "run_s", cell->run_timeout_s));
+		"host_s", cell->timeout_s, "quiet_s", cell->p->quiet_s,
+		"attach_s", cell->p->attach_timeout_s, "run_s", cell->p->run_timeout_s));
 }
 
 /* stress-ng's own figures (noise.yaml), so a reader sees how much noise there was. */
@@ -436,7 +436,7 @@ static void add_noise(const struct cell *cell, json_t *j)
 	char *y;
 	json_t *m;
 
-	if (!cell->noise_cmd[0])
+	if (!cell->p->noise_cmd[0])
 		return;
 	y = cell_file(cell, "noise.yaml");
 	m = y ? noise_parse_yaml(y) : NULL;
@@ -483,7 +483,7 @@ static void add_decoded(const struct run_ctx *c, const struct cell *cell, const 
 	char why[PATH_MAX + 256] = "", *dec = NULL;
 	double t0 = now_mono();
 
-	const struct kernel_res *k = cell->k;
+	const struct kernel_res *k = cell->p->k;
 	struct decode_kernel dk = { k->tree, k->kdir, k->release, k->line, k->module };
 
 	if (ex && !decoder_find(c->root, &dk, &d, why, sizeof(why)))
@@ -549,12 +549,12 @@ static void add_coverage(const struct cell *cell, json_t *j)
 	char gcov[PATH_MAX + 8], err[768];
 	json_t *fig = NULL;
 
-	snprintf(gcov, sizeof(gcov), "%s/" COV_DIR, cell->dir);
+	snprintf(gcov, sizeof(gcov), "%s/" COV_DIR, cell->p->dir);
 	if (!file_exists(gcov))
 		return;
-	if (cov_cell_write(cell->dir, cell->k->kdir, cell->k->label, &fig, err, sizeof(err))) {
-		fprintf(stderr, "error: %s: coverage: %s\n", cell->id, err);
-		fig = json_pack("{s:s, s:s}", "tree", cell->k->kdir, "error", err);
+	if (cov_cell_write(cell->p->dir, cell->p->k->kdir, cell->p->k->label, &fig, err, sizeof(err))) {
+		fprintf(stderr, "error: %s: coverage: %s\n", cell->p->id, err);
+		fig = json_pack("{s:s, s:s}", "tree", cell->p->k->kdir, "error", err);
 	}
 	json_object_set_new(j, "coverage", fig);
 }
@@ -612,7 +612,7 @@ static bool add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
 
 	if (retry)
 		json_object_set_new(j, "boot_retry", json_true());
-	snprintf(path, sizeof(path), "%s/%s", cell->dir, BOOT_STALL_JSON);
+	snprintf(path, sizeof(path), "%s/%s", cell->p->dir, BOOT_STALL_JSON);
 	if (cell->attempt > 1 && (was = json_load_file(path, 0, NULL))) {
 		json_object_set_new(j, "boot_retried", json_pack("{s:O?, s:O?, s:s}",
 			"verdict", json_object_get(was, "verdict"),
@@ -665,7 +665,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	json_t *j = json_object();
 	int rc = 0;
 
-	snprintf(path, sizeof(path), "%s/module.json", cell->dir);
+	snprintf(path, sizeof(path), "%s/module.json", cell->p->dir);
 	have_mod = module_result_load(&mod, path, mod_err, sizeof(mod_err)) == 0;
 	glog = cell_file(cell, "guest.log");
 	runner_reason(glog, reason, sizeof(reason));
@@ -673,7 +673,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 
 	vi.timed_out = br->timed_out;
 	vi.quiet_timeout = br->quiet_timeout;
-	vi.timeout_s = br->quiet_timeout ? cell->quiet_s : cell->timeout_s;
+	vi.timeout_s = br->quiet_timeout ? cell->p->quiet_s : cell->timeout_s;
 	vi.exit_status = read_exit_status(cell);
 	vi.qemu_exit = br->qemu_exit;
 	vi.crash = scan_crash(cell, &rep, &src) ? &rep : NULL;
@@ -681,7 +681,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	vi.mod_err = mod_err;
 	vi.runner_reason = reason;
 	vi.custom_job = c->o->job_script != NULL;
-	vi.tcg_overcommit = !c->target_host && c->accel == ACCEL_TCG ? cell->detectors.overcommit : 0;
+	vi.tcg_overcommit = !c->target_host && c->accel == ACCEL_TCG ? cell->p->detectors.overcommit : 0;
 	vi.hang = hang_title;
 	verdict_decide(&vi, &vo);
 
@@ -708,7 +708,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	add_boot_phases(cell, br, j);
 	add_boot_setup(c, cell, j);
 	if (have_mod)
-		add_module(&mod, cell->vcpus, j);
+		add_module(&mod, cell->p->vcpus, j);
 	else if (mod_err[0])
 		json_object_set_new(j, "module_error", json_string(mod_err));
 	module_result_free(&mod);
@@ -718,7 +718,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	add_memory(cell, j);
 
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-	snprintf(path, sizeof(path), "%s/cell.json", cell->dir);
+	snprintf(path, sizeof(path), "%s/cell.json", cell->p->dir);
 	if (!dump || write_file_atomic(path, dump, strlen(dump))) {
 		fprintf(stderr, "error: cannot write %s\n", path);
 		rc = -1;

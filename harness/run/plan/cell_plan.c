@@ -1,0 +1,186 @@
+/*
+ * A matrix cell planned (cell_plan.h): directory name per FORMAT.md,
+ * timeouts scaled by vCPUs and accelerator, the insmod line, guest RAM
+ * and the QEMU command line, each derived here once.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/plan/cell_plan.h"
+#include "run/plan/matrix.h"
+#include "run/plan/noise.h"
+#include "run/plan/snapshot_key.h"
+
+/*
+ * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
+ * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
+ */
+void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
+{
+	const struct run_opts *o = c->o;
+	bool tcg = c->accel != ACCEL_KVM && !c->target_host;
+	int nbt = (int)c->bt_paths.n;
+	int boot = c->target_host ? 10 : tcg ? 60 + 3 * p->vcpus : 30 + p->vcpus / 2;
+	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
+	int longest_quiet;
+
+	p->boot_budget_s = boot;
+	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
+	if (attach && tcg && strcmp(p->noise, "none"))
+		attach *= 2;
+	p->attach_timeout_s = attach ? attach : 60;
+	p->run_timeout_s = c->duration_s + (tcg ? 60 + p->vcpus : 30);
+	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
+	p->timeout_s = o->timeout_s ? o->timeout_s
+				       : boot + attach + p->run_timeout_s + 30;
+	/* The longest silence a healthy guest has: booting, attaching or stressing. */
+	longest_quiet = boot;
+	if (attach > longest_quiet)
+		longest_quiet = attach;
+	if (c->duration_s + 30 > longest_quiet)
+		longest_quiet = c->duration_s + 30;
+	p->quiet_s = 60 + longest_quiet;
+	if (p->quiet_s > p->timeout_s)
+		p->quiet_s = p->timeout_s;
+}
+
+/*
+ * The insmod line: the axes every cell names (workload=), the run's own
+ * (duration, CPUs on this machine), the axes a cell has away from their
+ * default (map_type=, prealloc=, max_entries=, fault=), then --modparam verbatim (the module parses and
+ * validates them; insmod refuses a bad one; the last word wins).
+ */
+static int plan_modparams(const struct run_ctx *c, const struct cell_plan *p, struct strv *mp)
+{
+	const struct run_opts *o = c->o;
+	int r = 0;
+
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && !axes[a].dflt)
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, p->ax[a]);
+	r |= strv_pushf(mp, "duration_ms=%d", c->duration_s * 1000);
+	/* On this machine --cpus N means the first N CPUs (the guest has exactly N). */
+	if (c->target_host && p->vcpus < c->host_cpus)
+		r |= strv_pushf(mp, "cpus=0-%d", p->vcpus - 1);
+	for (int a = 0; a < AX_NR; a++)
+		if (axes[a].guest == AXG_MODPARAM && axes[a].dflt && !axis_is_default(a, p->ax[a]))
+			r |= strv_pushf(mp, "%s=%s", axes[a].guest_key, p->ax[a]);
+	if (o->tasks_per_cpu && callers_has_kind(p->ax[AX_CALLERS], "task"))
+		r |= strv_pushf(mp, "tasks_per_cpu=%d", o->tasks_per_cpu);
+	for (size_t i = 0; i < o->modparams.n; i++)
+		r |= strv_push(mp, o->modparams.v[i]);
+	return r;
+}
+
+const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
+{
+	for (int i = 0; i < c->nkernels; i++)
+		if (!strcmp(c->kernels[i].label, label))
+			return &c->kernels[i];
+	return NULL;
+}
+
+/* The QEMU configuration of a planned cell booting on its own. */
+static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q)
+{
+	*q = (struct qemu_cfg){
+		.qemu = c->qemu, .accel = c->accel, .vcpus = p->vcpus,
+		.runner = c->runner, .cell_dir = p->dir, .host_cpus = c->host_cpus,
+		.map_bytes = map_footprint_bytes(&p->map, p->vcpus),
+		.kernel_image = p->k->boot_image[0] ? p->k->boot_image : p->k->image,
+		.initrd = p->k->initrd, .lpj = p->k->lpj, .boot_opts = &c->o->boot_opts,
+		.restore = p->restored ? QR_RESTORE : QR_NONE, .state = p->snap_state,
+	};
+}
+
+char *cell_plan_snapshot_key(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q)
+{
+	plan_qemu_cfg(c, p, q);
+	return snapshot_key(q, p->k->snap_files);
+}
+
+/* --restore on: where the guest this cell restores is saved (snapshot.h). */
+static int plan_snapshot(const struct run_ctx *c, struct cell_plan *p)
+{
+	char cache[PATH_MAX], *key;
+	struct qemu_cfg q;
+
+	p->restored = true;
+	key = cell_plan_snapshot_key(c, p, &q);
+	if (!key)
+		return -1;
+	snapshot_cache_dir(c->root, cache, sizeof(cache));
+	snapshot_dir_of(cache, key, p->snap_dir, sizeof(p->snap_dir));
+	snprintf(p->snap_state, sizeof(p->snap_state), "%s/state", p->snap_dir);
+	free(key);
+	return 0;
+}
+
+int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct cell_plan *p)
+{
+	const struct noise_profile *np = noise_find(pc->noise);
+	struct qemu_cfg q;
+	long long map_bytes;
+
+	memset(p, 0, sizeof(*p));
+	p->pc = pc;
+	p->vcpus = pc->vcpus;
+	p->repeat = pc->repeat;
+	for (int a = 0; a < AX_NR; a++)
+		p->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
+	map_shape_of_cell(c->o, pc->ax, &p->map);
+	map_bytes = map_footprint_bytes(&p->map, pc->vcpus);
+	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus,
+		 guest_mem_mb(pc->vcpus, map_bytes));
+	p->k = kernel_find(c, pc->kernel);
+	snprintf(p->id, sizeof(p->id), "%s", pc->id);
+	if (!p->k || !np)
+		return -1;
+	if (snprintf(p->dir, sizeof(p->dir), "%s/%s", c->out, p->id) >=
+	    (int)sizeof(p->dir))
+		return -1;
+	cell_plan_timeouts(c, p);
+	p->crash_grace_s = c->o->crash_grace_s;
+	p->noise_cmd = noise_cmd(np, p->vcpus, p->timeout_s);
+	if (!p->noise_cmd || plan_modparams(c, p, &p->modparams))
+		return -1;
+	if (c->target_host) {
+		int r = strv_push(&p->argv, "/bin/sh");
+
+		r |= strv_push(&p->argv, c->runner);
+		r |= strv_push(&p->argv, p->dir);
+		return r;
+	}
+	p->mem_mb = guest_mem_mb(p->vcpus, map_bytes);
+	guest_detectors(c->accel, p->vcpus, c->host_cpus, &p->detectors);
+	if (c->o->restore && plan_snapshot(c, p))
+		return -1;
+	plan_qemu_cfg(c, p, &q);
+	return qemu_argv_build(&q, &p->argv);
+}
+
+
+int cell_plan_boot_argv(const struct run_ctx *c, const struct cell_plan *p, const char *name,
+			struct strv *argv)
+{
+	char logs[PATH_MAX];
+	struct qemu_cfg q;
+
+	if (snprintf(logs, sizeof(logs), "%s/" BOOTS_DIR "/%s", c->out, name) >= (int)sizeof(logs))
+		return -1;
+	plan_qemu_cfg(c, p, &q);
+	q.cell_dir = c->out;
+	q.log_dir = logs;
+	q.group = name;
+	strv_free(argv);
+	return qemu_argv_build(&q, argv);
+}
+
+void cell_plan_free(struct cell_plan *p)
+{
+	strv_free(&p->modparams);
+	strv_free(&p->argv);
+	free(p->noise_cmd);
+	p->noise_cmd = NULL;
+}
