@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "run/guest/cell.h"
+#include "run/guest/guest.h"
 #include "run/record/cell_json.h"
 #include "run/plan/kernels.h"
 #include "run/plan/lpj.h"
@@ -198,11 +199,6 @@ static json_t *prepare_manifest(const struct run_ctx *c, const struct plan *p)
 	return m;
 }
 
-static bool shared_boots(const struct run_ctx *c)
-{
-	return !c->target_host && !c->o->boot_per_cell;
-}
-
 static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 {
 	struct cell_plan p;
@@ -220,6 +216,7 @@ static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 
 struct sched {
 	const struct run_ctx *c;
+	const struct guest_ops *ops;	/* the way its cells run (run/guest/guest.h) */
 	json_t *manifest;
 	struct host_res host;
 	struct sched_load load;
@@ -408,48 +405,26 @@ static int start_in_slot(struct sched *s, size_t i, size_t pi)
 	struct cell *slot = &s->running[i];
 	struct boot *b = s->boots ? &s->boots[i] : NULL;
 	bool fresh = b && !b->pid;
-	char name[sizeof(b->name)];
 
-	cell_init(slot, p);
-	if (b) {
-		if (fresh)
-			snprintf(name, sizeof(name), "%s.%d", p->id, cell_next_attempt(p));
-		if (cell_boot_argv(s->c, slot, fresh ? name : b->name)) {
-			fprintf(stderr, "error: cannot plan boot %s for cell %s (out of memory or path too long)\n",
-				fresh ? name : b->name, p->id);
-			cell_free(slot);
-			return -1;
-		}
-	}
-	if (cell_write_job(s->c, slot))
-		goto fail;
-	if (b) {
-		if (fresh && boot_start(b, s->c->out, name, p->group, slot->argv, p->restored))
-			goto fail;
-		if (cell_start_in_boot(slot, b, s->c->o->timeout_s > 0))
-			goto fail;
-	} else if (cell_start(slot)) {
-		goto fail;
+	cell_init(slot, p, s->ops);
+	if (cell_start(s->c, slot, b)) {
+		cell_free(slot);
+		slot->pid = 0;
+		return -1;
 	}
 	s->pending[pi] = NULL;
 	s->taken_at[i] = pi;
 	account(s, slot, +1);
 	if (b && !fresh)
 		progress_line(&s->prog, "%s: started in boot %s (cell %d of it, timeout %d s, quiet %d s%s)",
-			      slot->p->id, b->name, slot->in_boot, slot->timeout_s, slot->p->quiet_s,
+			      p->id, b->name, slot->in_boot, slot->timeout_s, p->quiet_s,
 			      slot->attempt > 1 ? ", again" : "");
 	else
 		progress_line(&s->prog, "%s: started (%s, %d vCPUs, timeout %d s, quiet %d s%s%s%s)",
-			      slot->p->id, s->c->target_host ? "this machine" : accel_name(s->c->accel),
-			      slot->p->vcpus, slot->timeout_s, slot->p->quiet_s, b ? ", boot " : "",
+			      p->id, s->c->target_host ? "this machine" : accel_name(s->c->accel),
+			      p->vcpus, slot->timeout_s, p->quiet_s, b ? ", boot " : "",
 			      b ? b->name : "", slot->attempt > 1 ? ", again" : "");
 	return 0;
-fail:
-	if (b && b->pid && fresh)
-		boot_stop(b);
-	cell_free(slot);
-	slot->pid = 0;
-	return -1;
 }
 
 static void rewrite_summary(struct sched *s)
@@ -755,7 +730,7 @@ static int print_plan(const struct run_opts *o, const struct plan *p)
 
 static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
-	struct sched s = { .c = c };
+	struct sched s = { .c = c, .ops = guest_way(c) };
 	json_t *cells;
 	int rc = 2;
 
@@ -775,9 +750,9 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	s.nrun_cap = s.npending ? s.npending : 1;
 	s.running = calloc(s.nrun_cap, sizeof(*s.running));
 	s.taken_at = calloc(s.nrun_cap, sizeof(*s.taken_at));
-	if (shared_boots(c))
+	if (s.ops->shares_boots)
 		s.boots = calloc(s.nrun_cap, sizeof(*s.boots));
-	if (!s.running || !s.taken_at || (shared_boots(c) && !s.boots))
+	if (!s.running || !s.taken_at || (s.ops->shares_boots && !s.boots))
 		goto cleanup;
 	if (prepare_snapshots(&s)) {
 		rc = harness_stop ? 128 + harness_stop : 2;
@@ -837,9 +812,11 @@ int cmd_run(int argc, char **argv)
 	if (o.dry_run) {
 		resolve_lpj(&c, true);
 		resolve_snapshot_files(&c, true);
-		if (shared_boots(&c))
+		bool shared = guest_way(&c)->shares_boots;
+
+		if (shared)
 			rc = print_boots(&c, &p) ? 2 : 0;
-		for (size_t i = 0; i < p.n && !rc && !shared_boots(&c); i++)
+		for (size_t i = 0; i < p.n && !rc && !shared; i++)
 			if (shard_selects(p.cells[i].index, o.shard_i, o.shard_n))
 				rc = print_argv(&c, &p.cells[i]) ? 2 : 0;
 	} else {

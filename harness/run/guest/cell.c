@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "run/guest/cell.h"
+#include "run/guest/guest.h"
 #include "run/guest/hang.h"
 #include "run/plan/matrix.h"
 #include "rundir/cell_id.h"
@@ -60,10 +61,11 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	return rc;
 }
 
-void cell_init(struct cell *cell, const struct cell_plan *p)
+void cell_init(struct cell *cell, const struct cell_plan *p, const struct guest_ops *ops)
 {
 	memset(cell, 0, sizeof(*cell));
 	cell->p = p;
+	cell->ops = ops;
 	cell->argv = &p->argv;
 	cell->timeout_s = p->timeout_s;
 }
@@ -287,8 +289,26 @@ static void mark_line(void *arg, const char *line)
 			cell->boot_mark[i] = cell->follow_now - cell->t0;
 }
 
-/* What every start shares: the attempt, the clocks, the console follower. */
-static void cell_begin(struct cell *cell)
+int cell_start(const struct run_ctx *c, struct cell *cell, struct boot *b)
+{
+	return cell->ops->start(c, cell, b);
+}
+
+int cell_begin_alone(const struct run_ctx *c, struct cell *cell, const char *log_name, char *log,
+		     size_t n)
+{
+	if (cell_write_job(c, cell))
+		return -1;
+	cell_begin(cell);
+	cell->boot = NULL;
+	cell->in_boot = 1;
+	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->p->dir) ||
+	    pathf(log, n, "%s/%s", cell->p->dir, log_name))
+		return -1;
+	return 0;
+}
+
+void cell_begin(struct cell *cell)
 {
 	cell->attempt = count_attempt(cell);
 	cell->t0 = cell->last_progress = now_mono();
@@ -309,119 +329,14 @@ static void cell_begin(struct cell *cell)
 		cell->boot_mark[i] = NAN;
 }
 
-int cell_start(struct cell *cell)
-{
-	char log[PATH_MAX + 32];
-	pid_t pid;
-
-	cell_begin(cell);
-	cell->boot = NULL;
-	cell->in_boot = 1;
-	if (pathf(cell->console, sizeof(cell->console), "%s/console.log", cell->p->dir))
-		return -1;
-	snprintf(log, sizeof(log), "%s/%s", cell->p->dir,
-		 strcmp(cell->argv->v[0], "/bin/sh") ? "qemu.log" : "runner.log");
-	if (strcmp(cell->argv->v[0], "/bin/sh") && boot_monitor_make(cell->p->dir)) {
-		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->p->dir, strerror(errno));
-		return -1;
-	}
-	pid = cell->p->restored ? boot_spawn_restored(cell->argv->v, log, cell->p->dir, NULL)
-			     : boot_spawn(cell->argv->v, log);
-	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
-	return cell->pid ? 0 : -1;
-}
-
-int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout)
-{
-	int n;
-
-	cell_begin(cell);
-	n = boot_send(b, cell->p->id);
-	if (n < 0)
-		return -1;
-	cell->boot = b;
-	cell->in_boot = n;
-	cell->pid = b->pid;
-	boot_console_path(b, cell->console, sizeof(cell->console));
-	/* Its part of the console starts where the cell before it ended. */
-	cell->follow.off = b->con_off;
-	if (n == 1)
-		cell->t0 = b->t0;	/* its boot is its own: the split starts at QEMU */
-	else if (!own_timeout)
-		cell->timeout_s -= cell->p->boot_budget_s;
-	return 0;
-}
-
-/* The runner's own exit status, when it ran on this machine (no htab.ret port). */
-static void write_host_exit(const struct cell *cell, int st)
-{
-	char p[PATH_MAX + 32], buf[16];
-
-	if (strcmp(cell->argv->v[0], "/bin/sh") || !WIFEXITED(st))
-		return;
-	snprintf(p, sizeof(p), "%s/exit_status", cell->p->dir);
-	snprintf(buf, sizeof(buf), "%d\n", WEXITSTATUS(st));
-	write_file_atomic(p, buf, strlen(buf));
-}
-
-/*
- * A cell of a shared boot at its end: its part of the console (through its
- * "done" line, or all there is when the boot ended with it) and the status
- * the guest gave it into its own directory, as a boot of its own leaves them.
- */
-static void shared_collect(struct cell *cell, bool boot_goes_on)
-{
-	struct boot *b = cell->boot;
-	char p[PATH_MAX + 32], buf[16];
-	long long cut = boot_goes_on ? boot_cell_cut(b, cell->in_boot) : -1;
-	int status;
-
-	snprintf(p, sizeof(p), "%s/console.log", cell->p->dir);
-	if (boot_split_console(b, cut >= 0 ? cut : boot_console_size(b), p))
-		fprintf(stderr, "warning: %s: cannot write %s: %s\n", cell->p->id, p, strerror(errno));
-	b->reusable = false;
-	if (boot_cell_status(b, cell->in_boot, &status, cell->boot_state, sizeof(cell->boot_state))) {
-		snprintf(p, sizeof(p), "%s/exit_status", cell->p->dir);
-		snprintf(buf, sizeof(buf), "%d\n", status);
-		write_file_atomic(p, buf, strlen(buf));
-		b->reusable = boot_goes_on && !strcmp(cell->boot_state, "ok");
-	}
-	cell->boot_went_on = boot_goes_on;
-	if (!boot_goes_on) {
-		b->pid = 0;
-		boot_monitor_remove(b->dir);
-	}
-}
-
 static void ended(struct cell *cell, struct boot_result *br, int st)
 {
 	br->qemu_exit = br->boot_goes_on ? -1000 : boot_decode_status(st);
 	br->wall_s = now_mono() - cell->t0;
-	if (cell->boot)
-		shared_collect(cell, br->boot_goes_on);
-	else
-		boot_monitor_remove(cell->p->dir);
+	cell->ops->ended(cell, br, st);
 	hang_close(cell->hang_ctx);
 	cell->hang_ctx = NULL;
 	cell->pid = 0;
-}
-
-/*
- * A shared boot's cell is done once the guest said so on the port and its
- * "done" line reached the console (the serial line drains behind the port:
- * waited for at most 5 s, then the cut is where the console is).
- */
-static bool shared_done(struct cell *cell, double now)
-{
-	int status;
-	char state[32];
-
-	if (isnan(cell->status_at)) {
-		if (!boot_cell_status(cell->boot, cell->in_boot, &status, state, sizeof(state)))
-			return false;
-		cell->status_at = now;
-	}
-	return boot_cell_cut(cell->boot, cell->in_boot) >= 0 || now - cell->status_at >= 5;
 }
 
 /* Bytes of everything a live guest grows: its console and the runner's files. */
@@ -462,7 +377,7 @@ static void watch_phases(struct cell *cell, double now)
 	free(text);
 }
 
-/* A cell's QMP session with its guest (run/guest/hang.h); NULL with --target host. */
+/* A cell's QMP session with its guest (run/guest/hang.h); NULL when its way has none. */
 static struct hang_ctx *hang_of(struct cell *cell)
 {
 	struct hang_in in = {
@@ -470,7 +385,7 @@ static struct hang_ctx *hang_of(struct cell *cell)
 		.k = cell->p->k, .vcpus = cell->p->vcpus,
 	};
 
-	if (!strcmp(cell->argv->v[0], "/bin/sh"))
+	if (!cell->ops->locates_hangs)
 		return NULL;
 	if (!cell->hang_ctx)
 		cell->hang_ctx = hang_open(&in);
@@ -502,7 +417,6 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	watch_phases(cell, now);
 	follow_console(cell, now);
 	if (waitpid(cell->pid, &st, WNOHANG) == cell->pid) {
-		write_host_exit(cell, st);
 		ended(cell, br, st);
 		return 1;
 	}
@@ -512,7 +426,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 		ended(cell, br, st);
 		return 1;
 	}
-	if (cell->boot && shared_done(cell, now)) {
+	if (cell->ops->done && cell->ops->done(cell, now)) {
 		br->boot_goes_on = true;
 		ended(cell, br, 0);
 		return 1;

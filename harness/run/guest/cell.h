@@ -18,8 +18,11 @@
 struct hang_ctx;
 
 /* A planned cell while its guest runs, and once it has ended until it is recorded. */
+struct guest_ops;
+
 struct cell {
 	const struct cell_plan *p;
+	const struct guest_ops *ops;	/* the way it runs (run/guest/guest.h) */
 	const struct strv *argv;	/* what boots it: p->argv, or boot_argv in a shared boot */
 	struct strv boot_argv;	/* its shared boot's QEMU command line (cell_plan_boot_argv) */
 	int timeout_s;		/* p->timeout_s; a shared boot's later cell: less the boot's part */
@@ -65,8 +68,8 @@ struct boot_result {
 extern volatile sig_atomic_t harness_stop;
 void install_stop_handlers(void);
 
-/* A cell ready to start: its plan, argv and timeout from it, nothing running. */
-void cell_init(struct cell *cell, const struct cell_plan *p);
+/* A cell ready to start: its plan and way, argv and timeout from the plan, nothing running. */
+void cell_init(struct cell *cell, const struct cell_plan *p, const struct guest_ops *ops);
 void cell_free(struct cell *cell);
 /*
  * Shared boots: the QEMU command line of the boot named name in place of
@@ -75,8 +78,21 @@ void cell_free(struct cell *cell);
 int cell_boot_argv(const struct run_ctx *c, struct cell *cell, const char *name);
 /* job.env and qemu.argv, after clearing what a previous unfinished boot left. */
 int cell_write_job(const struct run_ctx *c, const struct cell *cell);
-/* Starts QEMU (or the runner) in its own process group; counts the attempt. */
-int cell_start(struct cell *cell);
+/*
+ * Starts the cell its way (ops->start): command line, job files, process;
+ * counts the attempt. b: the slot's shared boot (NULL unless the way
+ * shares boots). 0 ok; -1 said on stderr, nothing of it left running.
+ */
+int cell_start(const struct run_ctx *c, struct cell *cell, struct boot *b);
+/* For the ways: what every start shares (the attempt, the clocks, the console follower). */
+void cell_begin(struct cell *cell);
+/*
+ * For a way whose process is the cell's alone: job files written,
+ * cell_begin, the console in the cell directory, and *log its process's
+ * log there (log_name). 0 ok.
+ */
+int cell_begin_alone(const struct run_ctx *c, struct cell *cell, const char *log_name, char *log,
+		     size_t n);
 /*
  * --restore on: saves the guest a planned cell restores (snap_dir) unless
  * a valid one is there already. 1 saved (info filled), 0 there, -1 failed
@@ -84,11 +100,6 @@ int cell_start(struct cell *cell);
  */
 struct snapshot_info;
 int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, struct snapshot_info *info);
-/*
- * Sends the cell to a running shared boot (counts the attempt; a cell
- * after the boot's first gets timeout_s less the boot's part).
- */
-int cell_start_in_boot(struct cell *cell, struct boot *b, bool own_timeout);
 /* The attempt cell_start would count next (1 for a fresh directory). */
 int cell_next_attempt(const struct cell_plan *p);
 /*
