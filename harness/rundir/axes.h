@@ -24,6 +24,7 @@
 	X(KERNEL, kernel, kernels) X(NOISE, noise, noises)			\
 	X(MAP_TYPE, map_type, map_types) X(PREALLOC, prealloc, preallocs)	\
 	X(MAX_ENTRIES, max_entries, max_entries_list)				\
+	X(VALUE_SIZE, value_size, value_sizes)					\
 	X(CALLERS, callers, callers_list)					\
 	X(FAULT, fault, faults) X(TEST_ACTION, test_action, test_actions)
 

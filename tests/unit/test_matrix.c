@@ -7,6 +7,7 @@
 #include "testlib.h"
 
 #include "run/plan/cli.h"
+#include "run/plan/guest_mem.h"
 #include "run/plan/kernels.h"
 #include "run/plan/matrix.h"
 #include "rundir/cell_id.h"
@@ -463,6 +464,49 @@ static void test_plan_map_axes(void **s)
 	run_opts_free(&o);
 }
 
+/*
+ * --value-size (seed 002's htab-mem varies it): -s<N> after -e, before -f;
+ * the default keeps the old id; the manifest holds it as a number; the
+ * id reads back; the cell's map (and so its guest RAM) takes the value.
+ */
+static void test_plan_value_size_axis(void **s)
+{
+	struct run_opts o;
+	struct map_shape m;
+	struct plan p;
+	char *ax[AX_NR];
+	json_t *man;
+	int repeat;
+
+	(void)s;
+	opts(&o, "2", "full_update", "distro", "none", 1);
+	strv_split(&o.max_entries_list, "4096,1000", ',');
+	strv_split(&o.value_sizes, "16,256", ',');
+	strv_push(&o.faults, "exhaust");
+	assert_int_equal(plan_build(&o, &p), 0);
+	assert_int_equal(p.n, 4);
+	assert_string_equal(p.cells[0].id, "v2-full_update-distro-none-r0-fexhaust");
+	assert_string_equal(p.cells[1].id, "v2-full_update-distro-none-r0-s256-fexhaust");
+	assert_string_equal(p.cells[3].id, "v2-full_update-distro-none-r0-e1000-s256-fexhaust");
+	man = manifest_build(&p, json_object(), 0, 0);
+	assert_null(json_object_get(json_array_get(json_object_get(man, "cells"), 0), "value_size"));
+	assert_int_equal(json_integer_value(json_object_get(
+		json_array_get(json_object_get(man, "cells"), 3), "value_size")), 256);
+	json_decref(man);
+	assert_int_equal(cell_id_parse(p.cells[3].id, ax, &repeat), 0);
+	assert_string_equal(ax[AX_VALUE_SIZE], "256");
+	assert_string_equal(ax[AX_MAX_ENTRIES], "1000");
+	for (int a = 0; a < AX_NR; a++)
+		free(ax[a]);
+	map_shape_of_cell(&o, p.cells[3].ax, &m);
+	assert_int_equal(m.value_size, 256);
+	assert_int_equal(m.max_entries, 1000);
+	map_shape_of_cell(&o, p.cells[0].ax, &m);
+	assert_int_equal(m.value_size, MAP_DEFAULT_VALUE_SIZE);
+	plan_free(&p);
+	run_opts_free(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_plan_faults),
 		cmocka_unit_test(test_cell_id_parse),
 		cmocka_unit_test(test_plan_map_axes),
+		cmocka_unit_test(test_plan_value_size_axis),
 		cmocka_unit_test(test_plan_lru_prealloc),
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_sched_fits),

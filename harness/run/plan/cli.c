@@ -69,7 +69,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_KERNEL_TREE, OPT_JSON, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO,
 };
 
@@ -91,7 +91,10 @@ static const struct opt_spec run_opts_table[] = {
 	{ "prealloc", OPT_PREALLOC, "0|1[,...]", AXES_GROUP, "default " HT_PARAM_DEFAULT_STR(prealloc) },
 	{ "max-entries", OPT_MAX_ENTRIES, "N[,N...]", AXES_GROUP,
 	  HT_PARAM_RANGE_STR(max_entries) ", default " HT_PARAM_DEFAULT_STR(max_entries)
-	  "; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N> in its id" },
+	  "; a cell away from a map default has\n-m<type>, -p<0|1>, -e<N>, -s<N> in its id" },
+	{ "value-size", OPT_VALUE_SIZE, "N[,N...]", AXES_GROUP,
+	  "bytes of a map value, " HT_PARAM_RANGE_STR(value_size) ", default "
+	  HT_PARAM_DEFAULT_STR(value_size) " (guest RAM follows)" },
 	{ "callers", OPT_CALLERS, "C[,C...]", AXES_GROUP,
 	  "who calls the map: kinds joined with +, in this order, kthread\n"
 	  "always (default " HT_PARAM_DEFAULT(callers) "): kthread (the workload's bound kthreads),\n"
@@ -393,6 +396,13 @@ static bool max_entries_valid(const char *s)
 }
 
 static void print_max_entries(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(max_entries), f); }
+
+static bool value_size_valid(const char *s)
+{
+	return plain_int_in(s, HT_PARAM_MIN(value_size), HT_PARAM_MAX(value_size));
+}
+
+static void print_value_size(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(value_size), f); }
 
 static bool map_type_is_lru(const char *s)
 {
@@ -835,6 +845,9 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_MAX_ENTRIES:
 		return parse_names(&o->max_entries_list, "--max-entries", arg, max_entries_valid,
 				   print_max_entries);
+	case OPT_VALUE_SIZE:
+		return parse_names(&o->value_sizes, "--value-size", arg, value_size_valid,
+				   print_value_size);
 	case OPT_CALLERS:
 		return parse_names(&o->callers_list, "--callers", arg, callers_valid, print_callers);
 	case OPT_TASKS_PER_CPU:
