@@ -242,23 +242,6 @@ static int parse_args(int argc, char **argv, struct bs_opts *o)
 	return 0;
 }
 
-static void kit_root(char *out, size_t n)
-{
-	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
-	ssize_t len;
-
-	if (env && *env) {
-		snprintf(out, n, "%s", env);
-		return;
-	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[len < 0 ? 0 : len] = '\0';
-	/* <root>/harness/htab-torture */
-	for (int i = 0; i < 2 && strrchr(exe, '/'); i++)
-		*strrchr(exe, '/') = '\0';
-	snprintf(out, n, "%s", exe[0] ? exe : ".");
-}
-
 /* OUT/bisect-params.json: what makes the rounds (the steps, the matrix); a rerun must agree. */
 static int check_params(struct bs_ctx *c)
 {
@@ -300,7 +283,8 @@ static int setup(struct bs_ctx *c, const struct bs_opts *o)
 	c->way = o->kernel_tree ? &bs_way_git_range : &bs_way_series;
 	c->bad_rate = NAN;
 	c->dir = o->metric ? rep_metric_direction(o->metric) : 0;
-	kit_root(c->root, sizeof(c->root));
+	if (repo_root(c->root, sizeof(c->root)))
+		snprintf(c->root, sizeof(c->root), ".");
 	if (c->way->read_steps(c))
 		return -1;
 	if (o->test_step > c->nsteps - 1) {
@@ -357,7 +341,6 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	struct spawn_opts so = { .log = log, .null_stdin = true, .die_with_parent = true };
 	struct strv argv = { 0 };
 	double t0 = now_mono();
-	ssize_t len;
 	int rc;
 
 	if ((rc = c->way->build_step(c, s)))
@@ -373,8 +356,8 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	if (alt && *alt) {
 		strv_push(&argv, alt);
 	} else {
-		len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-		exe[len < 0 ? 0 : len] = '\0';
+		if (self_exe(exe, sizeof(exe)))
+			exe[0] = '\0';
 		strv_push(&argv, exe);
 		strv_push(&argv, "run");
 	}

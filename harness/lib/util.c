@@ -357,19 +357,26 @@ int dir_is_empty(const char *path)
 	return empty;
 }
 
+int self_exe(char *out, size_t n)
+{
+	ssize_t len = n ? readlink("/proc/self/exe", out, n - 1) : -1;
+
+	if (len < 0)
+		return -1;
+	out[len] = '\0';
+	return 0;
+}
+
 int repo_root(char *out, size_t n)
 {
 	char exe[PATH_MAX], *env = getenv("HTAB_ROOT");
-	ssize_t len;
 
 	if (env && *env) {
 		snprintf(out, n, "%s", env);
 		return 0;
 	}
-	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len < 0)
+	if (self_exe(exe, sizeof(exe)))
 		return -1;
-	exe[len] = '\0';
 	/* <root>/harness/htab-torture: two dirname()s. */
 	snprintf(out, n, "%s", dirname(dirname(exe)));
 	return 0;

@@ -39,6 +39,8 @@ int pathf_err(char *err, size_t en, char *out, size_t n, const char *fmt, ...)
 int fmt_cut(char *out, size_t n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool file_exists(const char *path);
+/* This program's path (/proc/self/exe); 0 ok. */
+int self_exe(char *out, size_t n);
 /* The kit's checkout from /proc/self/exe (harness/htab-torture -> ..); HTAB_ROOT overrides. */
 int repo_root(char *out, size_t n);
 /* rm -rf without a shell (nftw, depth first, symlinks not followed); 0 when gone. */

@@ -430,20 +430,6 @@ static void array(FILE *f, const char *name, char *const *v, size_t n)
 	fprintf(f, "%s)\n", n ? "\n" : "");
 }
 
-static void kit_root(char *out, size_t n)
-{
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (len < 0) {
-		snprintf(out, n, ".");
-		return;
-	}
-	exe[len] = '\0';
-	/* <root>/harness/htab-torture */
-	snprintf(out, n, "%s", dirname(dirname(exe)));
-}
-
 static int write_script(const struct repro *r, const char *script, int runs)
 {
 	json_t *c = r->cell, *boot = json_object_get(c, "boot");
@@ -457,7 +443,8 @@ static int write_script(const struct repro *r, const char *script, int runs)
 
 	if (!f)
 		goto oom;
-	kit_root(kit, sizeof(kit));
+	if (repo_root(kit, sizeof(kit)))
+		snprintf(kit, sizeof(kit), ".");
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime(&now));
 	if (r->job_env && lines(&env, r->job_env))
 		goto oom;
