@@ -390,19 +390,15 @@ static void print_prealloc(FILE *f)
 		fprintf(f, "%s%d", v == HT_PARAM_MIN(prealloc) ? "" : ", ", v);
 }
 
-static bool max_entries_valid(const char *s)
-{
-	return plain_int_in(s, HT_PARAM_MIN(max_entries), HT_PARAM_MAX(max_entries));
-}
-
-static void print_max_entries(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(max_entries), f); }
-
-static bool value_size_valid(const char *s)
-{
-	return plain_int_in(s, HT_PARAM_MIN(value_size), HT_PARAM_MAX(value_size));
-}
-
-static void print_value_size(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(value_size), f); }
+/* An integer axis of a module parameter: NAME_valid and print_NAME from its kmod/params.h row. */
+#define INT_PARAM_AXIS(name)								\
+	static bool name##_valid(const char *s)						\
+	{										\
+		return plain_int_in(s, HT_PARAM_MIN(name), HT_PARAM_MAX(name));		\
+	}										\
+	static void print_##name(FILE *f) { fputs("integers " HT_PARAM_RANGE_STR(name), f); }
+INT_PARAM_AXIS(max_entries)
+INT_PARAM_AXIS(value_size)
 
 static bool map_type_is_lru(const char *s)
 {
