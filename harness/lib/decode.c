@@ -102,50 +102,69 @@ int decoder_for_vmlinux(const char *root, const char *vmlinux, const char *modpa
 	return line_script(root, line, d->script, sizeof(d->script), why, wn);
 }
 
+static int add_path(char (*out)[PATH_MAX], int n, int max, const char *a, const char *b)
+{
+	if (n >= max || !a || !*a)
+		return n;
+	return snprintf(out[n], PATH_MAX, "%s%s", a, b) < PATH_MAX ? n + 1 : n;
+}
+
+int kernel_files(const struct decode_kernel *k, enum kernel_file kind,
+		 char (*out)[PATH_MAX], int max)
+{
+	int n = 0;
+
+	if (kind == KF_SYSTEM_MAP) {
+		if (k->image && *k->image) {
+			char img[PATH_MAX];
+
+			snprintf(img, sizeof(img), "%s", k->image);
+			n = add_path(out, n, max, dirname(img), "/System.map");
+		}
+		n = add_path(out, n, max, k->kdir, "/System.map");
+		n = add_path(out, n, max, k->tree, "/System.map");
+		return add_path(out, n, max, "/boot/System.map-", k->release);
+	}
+	n = add_path(out, n, max, k->tree, "/vmlinux");
+	n = add_path(out, n, max, k->kdir, "/vmlinux");
+	return add_path(out, n, max, "/usr/lib/debug/boot/vmlinux-", k->release);
+}
+
 int decoder_find(const char *root, const struct decode_kernel *k, struct decoder *d,
 		 char *why, size_t wn)
 {
-	const char *trees[] = { k->tree, k->kdir, NULL };
-	char path[PATH_MAX], mod[PATH_MAX];
-	const char *tree = NULL;
+	char paths[KERNEL_FILES_MAX][PATH_MAX], mod[PATH_MAX];
+	int n = kernel_files(k, KF_VMLINUX, paths, KERNEL_FILES_MAX), i;
+	const char *dbg = "/usr/lib/debug/";
 
 	memset(d, 0, sizeof(*d));
 	*why = '\0';
-	for (int i = 0; trees[i]; i++) {
-		if (!*trees[i])
-			continue;
-		if (set_path(path, sizeof(path), trees[i], "/vmlinux", why, wn))
-			return -1;
-		if (has_line_tables(path)) {
-			tree = trees[i];
-			break;
-		}
+	for (i = 0; i < n && !has_line_tables(paths[i]); i++)
+		;
+	if (i == n) {
+		if ((k->kdir && *k->kdir) || (k->tree && *k->tree))
+			fmt_cut(why, wn, "%s/vmlinux has no line tables (build the variant with "
+				 "--debug-info, or the tree with CONFIG_DEBUG_INFO)",
+				 k->tree && *k->tree ? k->tree : k->kdir);
+		else
+			fmt_cut(why, wn, "no debug symbols for %s (make debug-symbols installs "
+				 "linux-image-%s-dbg)", k->release, k->release);
+		return -1;
 	}
-	if (tree) {
-		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
-		tree_script(tree, d->script, sizeof(d->script));
-		/* a seeded tree's own files; the seed's keep its path ("auto" finds that one) */
-		snprintf(d->basepath, sizeof(d->basepath), "%s", tree);
-	} else {
-		if (set_path(path, sizeof(path), "/usr/lib/debug/boot/vmlinux-", k->release,
-			     why, wn))
-			return -1;
-		if (!has_line_tables(path)) {
-			if (*k->kdir || *k->tree)
-				fmt_cut(why, wn, "%s/vmlinux has no line tables (build the variant with "
-					 "--debug-info, or the tree with CONFIG_DEBUG_INFO)",
-					 *k->tree ? k->tree : k->kdir);
-			else
-				fmt_cut(why, wn, "no debug symbols for %s (make debug-symbols installs "
-					 "linux-image-%s-dbg)", k->release, k->release);
-			return -1;
-		}
-		snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", path);
+	snprintf(d->vmlinux, sizeof(d->vmlinux), "%s", paths[i]);
+	if (strncmp(paths[i], dbg, strlen(dbg))) {
+		/* in a tree: its script, and its files' paths cut from the locations
+		 * (a seeded tree's own files; the seed's keep its path, "auto" finds that one) */
+		char dir[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%s", paths[i]);
+		snprintf(d->basepath, sizeof(d->basepath), "%s", dirname(dir));
+		tree_script(d->basepath, d->script, sizeof(d->script));
 	}
 	if (!*d->script && line_script(root, k->line, d->script, sizeof(d->script), why, wn))
 		return -1;
-	snprintf(mod, sizeof(mod), "%s", k->module);
-	if (*k->module)
+	snprintf(mod, sizeof(mod), "%s", k->module ? k->module : "");
+	if (*mod)
 		snprintf(d->modpath, sizeof(d->modpath), "%s", dirname(mod));
 	return 0;
 }
@@ -202,8 +221,9 @@ static const char *allocator_file(const char *path, size_t len)
  * FILE:LINE, maybe followed by "(discriminator N)". The frame when one of
  * its locations is the allocator's.
  */
-static bool frame_of_line(const char *l, struct decoded_frame *fr)
+static bool frame_of_line(const char *l, bool unreliable_ok, struct decoded_frame *fr)
 {
+	bool unreliable;
 	const char *open = strstr(l, " ("), *p, *name;
 	size_t nlen;
 
@@ -221,7 +241,8 @@ static bool frame_of_line(const char *l, struct decoded_frame *fr)
 	/* "? func": an unreliable frame, a stale return address on the stack */
 	for (p = name; p > l && isspace((unsigned char)p[-1]); p--)
 		;
-	if (p > l && p[-1] == '?')
+	unreliable = p > l && p[-1] == '?';
+	if (unreliable && !unreliable_ok)
 		return false;
 	for (p = open + 2; *p && *p != '\n';) {
 		const char *tok = p, *colon;
@@ -240,20 +261,31 @@ static bool frame_of_line(const char *l, struct decoded_frame *fr)
 		snprintf(fr->func, sizeof(fr->func), "%.*s", (int)nlen, name);
 		snprintf(fr->file, sizeof(fr->file), "%s", f);
 		fr->line = atoi(colon + 1);
+		fr->unreliable = unreliable;
 		return true;
 	}
 	return false;
 }
 
-bool decode_allocator_frame(const char *decoded, struct decoded_frame *f)
+static bool first_frame(const char *decoded, bool unreliable_ok, struct decoded_frame *f)
 {
 	for (const char *l = decoded; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		char line[1024];
 
 		snprintf(line, sizeof(line), "%.*s", (int)strcspn(l, "\n"), l);
-		if (frame_of_line(line, f))
+		if (frame_of_line(line, unreliable_ok, f))
 			return true;
 	}
 	memset(f, 0, sizeof(*f));
 	return false;
+}
+
+bool decode_allocator_frame(const char *decoded, struct decoded_frame *f)
+{
+	return first_frame(decoded, false, f);
+}
+
+bool decode_hang_frame(const char *decoded, struct decoded_frame *f)
+{
+	return first_frame(decoded, false, f) || first_frame(decoded, true, f);
 }

@@ -19,7 +19,22 @@ struct decode_kernel {
 	const char *release;
 	const char *line;		/* "6.1": whose source package has the script */
 	const char *module;		/* the kit's .ko the guest loaded */
+	const char *image;		/* what was booted (a variant's System.map is beside it) */
 };
+
+/*
+ * A kernel's own symbol files, in the one order every reader searches them
+ * (decoder_find here, the hang locator in run/guest/hang.c):
+ * System.map beside its image, in its build tree, in its --kernel-tree,
+ * then Debian's /boot/System.map-RELEASE; vmlinux in its --kernel-tree, in
+ * its build tree, then linux-image-RELEASE-dbg's
+ * /usr/lib/debug/boot/vmlinux-RELEASE. Paths only: whether a file is there
+ * and usable is the reader's question. Returns how many (at most max).
+ */
+enum kernel_file { KF_SYSTEM_MAP, KF_VMLINUX };
+#define KERNEL_FILES_MAX 4
+int kernel_files(const struct decode_kernel *k, enum kernel_file kind,
+		 char (*out)[PATH_MAX], int max);
 
 /* The allocator's files: the first frame in one of them is a report's "where". */
 #define DECODE_ALLOCATOR_FILES(X)						\
@@ -59,6 +74,7 @@ struct decoded_frame {
 	char func[128];
 	char file[256];
 	int line;
+	bool unreliable;		/* a "? func" frame: a stale address on the stack */
 };
 
 /*
@@ -68,4 +84,12 @@ struct decoded_frame {
  * none is.
  */
 bool decode_allocator_frame(const char *decoded, struct decoded_frame *f);
+
+/*
+ * For a located hang (run/guest/hang.h's vCPU lines decoded): as
+ * decode_allocator_frame, else the first "? func" frame in the allocator's
+ * files (f->unreliable): a CPU spinning in a lock's slow path has its
+ * caller only on its stack.
+ */
+bool decode_hang_frame(const char *decoded, struct decoded_frame *f);
 #endif

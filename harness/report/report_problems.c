@@ -82,16 +82,24 @@ char *rep_problem_excerpt(const struct rep_cell *c)
 	return ex ? ex : strdup(rep_cell_title(c));
 }
 
-/* "func (file:line)" of cell.json crash.where, NULL when it has none. */
+/*
+ * "func (file:line)" of cell.json crash.where, else of a located hang's
+ * hang.where ("?" before it when only a stack scan had it); NULL when
+ * neither has one.
+ */
 static char *problem_where(const struct rep_cell *c)
 {
 	json_t *w = json_object_get(json_object_get(c->cell_json, "crash"), "where");
-	const char *fn = json_string_value(json_object_get(w, "function"));
-	const char *file = json_string_value(json_object_get(w, "file"));
+	const char *fn, *file;
 	char *out;
 
-	if (!fn || !file || asprintf(&out, "%s (%s:%lld)", fn, file,
-				     (long long)json_integer_value(json_object_get(w, "line"))) < 0)
+	if (!json_is_object(w))
+		w = json_object_get(json_object_get(c->cell_json, "hang"), "where");
+	fn = json_string_value(json_object_get(w, "function"));
+	file = json_string_value(json_object_get(w, "file"));
+	if (!fn || !file || asprintf(&out, "%s%s (%s:%lld)",
+				     json_is_false(json_object_get(w, "reliable")) ? "? " : "", fn,
+				     file, (long long)json_integer_value(json_object_get(w, "line"))) < 0)
 		return NULL;
 	return out;
 }

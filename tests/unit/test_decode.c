@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <string.h>
 
 #include "lib/decode.h"
@@ -68,12 +69,71 @@ static void test_none(void **s)
 	assert_false(decode_allocator_frame("", &f));
 }
 
+/*
+ * A located hang (hang.txt's vCPU lines decoded): a RIP in the allocator's
+ * files first, whichever CPU; else, for a CPU in a lock's slow path, the
+ * first "?" frame of its stack scan, marked unreliable.
+ */
+static void test_hang_frame(void **s)
+{
+	struct decoded_frame f;
+	const char *rip =
+		"CPU 0: spinning RIP: 0010:native_queued_spin_lock_slowpath (kernel/locking/qspinlock.c:380)\n"
+		"  ? _raw_spin_lock (include/linux/spinlock.h:187)\n"
+		"CPU 1: spinning RIP: 0010:htab_map_update_elem (kernel/bpf/hashtab.c:1080)\n";
+	const char *stack =
+		"CPU 0: spinning RIP: 0010:native_queued_spin_lock_slowpath (kernel/locking/qspinlock.c:380)\n"
+		"  ? do_raw_spin_lock (kernel/locking/spinlock_debug.c:115)\n"
+		"  ? ___pcpu_freelist_push_nmi (kernel/bpf/percpu_freelist.c:57)\n"
+		"CPU 1: halted RIP: 0010:default_idle (arch/x86/kernel/process.c:731)\n";
+
+	(void)s;
+	assert_true(decode_hang_frame(rip, &f));
+	assert_string_equal(f.func, "htab_map_update_elem");
+	assert_int_equal(f.line, 1080);
+	assert_false(f.unreliable);
+	assert_false(decode_allocator_frame(stack, &f));
+	assert_true(decode_hang_frame(stack, &f));
+	assert_string_equal(f.func, "___pcpu_freelist_push_nmi");
+	assert_string_equal(f.file, "kernel/bpf/percpu_freelist.c");
+	assert_int_equal(f.line, 57);
+	assert_true(f.unreliable);
+	assert_false(decode_hang_frame("CPU 0: halted RIP: 0010:default_idle+0x4/0x10\n", &f));
+}
+
+/* One search, one order: a variant's, a tree's and a distro kernel's files. */
+static void test_kernel_files(void **s)
+{
+	char p[KERNEL_FILES_MAX][PATH_MAX];
+	struct decode_kernel variant = { .kdir = "/b/tree-6.1-fixed", .release = "6.1.0-htab-fixed",
+					 .image = "/b/6.1-fixed-abc/bzImage" };
+	struct decode_kernel tree = { .tree = "/src/linux", .kdir = "/src/linux", .release = "6.13.0" };
+	struct decode_kernel distro = { .tree = "", .kdir = "", .release = "6.1.0-57-amd64", .image = "" };
+
+	(void)s;
+	assert_int_equal(kernel_files(&variant, KF_SYSTEM_MAP, p, KERNEL_FILES_MAX), 3);
+	assert_string_equal(p[0], "/b/6.1-fixed-abc/System.map");
+	assert_string_equal(p[1], "/b/tree-6.1-fixed/System.map");
+	assert_string_equal(p[2], "/boot/System.map-6.1.0-htab-fixed");
+	assert_int_equal(kernel_files(&variant, KF_VMLINUX, p, KERNEL_FILES_MAX), 2);
+	assert_string_equal(p[0], "/b/tree-6.1-fixed/vmlinux");
+	assert_string_equal(p[1], "/usr/lib/debug/boot/vmlinux-6.1.0-htab-fixed");
+	assert_int_equal(kernel_files(&tree, KF_VMLINUX, p, KERNEL_FILES_MAX), 3);
+	assert_string_equal(p[0], "/src/linux/vmlinux");
+	assert_int_equal(kernel_files(&distro, KF_SYSTEM_MAP, p, KERNEL_FILES_MAX), 1);
+	assert_string_equal(p[0], "/boot/System.map-6.1.0-57-amd64");
+	assert_int_equal(kernel_files(&distro, KF_VMLINUX, p, 1), 1);
+	assert_string_equal(p[0], "/usr/lib/debug/boot/vmlinux-6.1.0-57-amd64");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rip_frame),
 		cmocka_unit_test(test_skips_and_inlines),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_hang_frame),
+		cmocka_unit_test(test_kernel_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,3 +52,27 @@ expect_eq "vCPUs located" "$(cj "$c" '.hang.cpus | length')" 4
 expect_eq "vCPUs without a symbol" "$(cj "$c" '[.hang.cpus[] | select(.symbol == null)] | length')" 0
 expect_cmp "spinning vCPUs" "$(cj "$c" '[.hang.cpus[] | select(.state == "spinning")] | length')" ">=" 1
 expect_cmp "silence to signature (s)" "$(cj "$c" .hang.latency_s)" "<=" 30
+# Where they spin, to file:line (cell.json hang.decoded/where): this tree has
+# no line tables, and the record says what to build.
+expect_eq "no decoding without line tables" "$(cj "$c" .hang.decoded)" null
+grep -qF -- "--debug-info" <<< "$(cj "$c" .hang.decode_why)" ||
+	fail "decode_why does not say how: $(cj "$c" .hang.decode_why)"
+
+# With the debug-info variant (built by `run --debug-info on`, about 15 min
+# cold: not in CI's builds), the located vCPUs decoded and the first frame
+# in the allocator's files named.
+if [ ! -e "$kb/tree-6.1-mut-pop-no-unlink-debug/vmlinux" ]; then
+	echo "ok: no $kb/tree-6.1-mut-pop-no-unlink-debug: the decoded case not run"
+	exit 0
+fi
+"$HT" run --kernel mut-pop-no-unlink --debug-info on --cpus 4 --workload full_update \
+	--duration 3 --bpftrace none --timeout 30 --out "$d/dbg" > "$d/dbg.out" 2>&1
+expect_eq "exit of the debug-info run" $? 1
+cell_dir c "$d/dbg" vcpus=4
+[ "$(cj "$c" .verdict)" = TIMEOUT ] || { echo "ok: debug-info run ended $(cj "$c" .verdict): no hang to decode"; exit 0; }
+grep -qE '^CPU [0-9]+: spinning RIP: 0010:[A-Za-z_].* \(.*:[0-9]+' <<< "$(cj "$c" .hang.decoded)" ||
+	fail "spinning vCPU not decoded: $(cj "$c" .hang.decoded | head -3)"
+w=$(cj "$c" '.hang.where | "\(.function) (\(.file):\(.line))"')
+[[ $w =~ ^[A-Za-z_].*" (kernel/bpf/"(percpu_freelist|hashtab|bpf_lru_list|memalloc)\.[ch]:[1-9][0-9]*")"$ ]] ||
+	fail "hang.where not in the allocator's files: $w"
+echo "ok: located and decoded: $(cj "$c" .signature), where $w"

@@ -82,37 +82,23 @@ static bool usable_map(const char *path, struct symmap *m, int nm, char *why, si
 }
 
 /*
- * The first of the kernel's symbol files with text symbols, loaded into m:
- * a variant's System.map (beside its bzImage, or in its tree), Debian's
- * /boot/System.map-RELEASE, then a vmlinux read with nm (the tree's, or
- * linux-image-*-dbg's). -1 with why when none is there.
+ * The first of the kernel's symbol files (lib/decode.h's kernel_files, the
+ * one search) with text symbols, loaded into m: a System.map, else a
+ * vmlinux read with nm. -1 with why when none is there.
  */
 static int load_symbols(const struct kernel_res *k, struct symmap *m, char *path, size_t n,
 			char *why, size_t wn)
 {
-	struct { char path[PATH_MAX + 64]; int nm; } c[8];
-	char img[PATH_MAX];
-	int nc = 0;
+	struct decode_kernel dk = kernel_decode_of(k);
+	char c[2 * KERNEL_FILES_MAX][PATH_MAX];
+	int nmap = kernel_files(&dk, KF_SYSTEM_MAP, c, KERNEL_FILES_MAX);
+	int nc = nmap + kernel_files(&dk, KF_VMLINUX, c + nmap, KERNEL_FILES_MAX);
 
 	*why = '\0';
-	snprintf(img, sizeof(img), "%s", k->image);
-	if (k->image[0])
-		snprintf(c[nc++].path, sizeof(c[0].path), "%s/System.map", dirname(img));
-	for (const char *const *d = (const char *const[]){ k->kdir, k->tree, NULL }; *d; d++)
-		if (**d)
-			snprintf(c[nc++].path, sizeof(c[0].path), "%s/System.map", *d);
-	snprintf(c[nc++].path, sizeof(c[0].path), "/boot/System.map-%s", k->release);
-	for (int i = 0; i < nc; i++)
-		c[i].nm = 0;
-	for (const char *const *d = (const char *const[]){ k->kdir, k->tree, NULL }; *d; d++)
-		if (**d)
-			snprintf(c[nc].path, sizeof(c[0].path), "%s/vmlinux", *d), c[nc++].nm = 1;
-	snprintf(c[nc].path, sizeof(c[0].path), "/usr/lib/debug/boot/vmlinux-%s", k->release);
-	c[nc++].nm = 1;
 	for (int i = 0; i < nc; i++) {
-		if (!usable_map(c[i].path, m, c[i].nm, why, wn))
+		if (!usable_map(c[i], m, i >= nmap, why, wn))
 			continue;
-		if (pathf_err(why, wn, path, n, "%s", c[i].path)) {
+		if (pathf_err(why, wn, path, n, "%s", c[i])) {
 			symmap_free(m);
 			return -1;
 		}

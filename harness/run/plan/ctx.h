@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include "run/plan/accel.h"
 #include "run/plan/cli.h"
+#include "lib/decode.h"
 #include "lib/util.h"
 
 /* One kernel of the --kernel axis, resolved once: image, module and initramfs for it. */
@@ -50,4 +51,11 @@ struct run_ctx {
 };
 
 const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label);
+
+/* k as lib/decode.h searches its files (the strings are k's). */
+static inline struct decode_kernel kernel_decode_of(const struct kernel_res *k)
+{
+	return (struct decode_kernel){ .tree = k->tree, .kdir = k->kdir, .release = k->release,
+				       .line = k->line, .module = k->module, .image = k->image };
+}
 #endif

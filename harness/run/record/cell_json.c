@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/numfmt.h"
+#include "lib/strbuf.h"
 #include "parse/bpftrace_ndjson.h"
 #include "run/record/cell_json.h"
 #include "lib/decode.h"
@@ -471,27 +472,29 @@ static int scan_crash(const struct cell *cell, struct console_report *rep, const
  * verdict.
  */
 /*
- * The excerpt decoded to file:line (lib/decode.h) and its first frame in
- * the allocator's files; "decoded": null with "decode_why" when this
- * kernel has no line tables here (what to build or install).
+ * A report decoded to file:line (lib/decode.h) and its first frame in the
+ * allocator's files, into o; "decoded": null with "decode_why" when this
+ * kernel has no line tables here (what to build or install). A hang's
+ * "where" may be a stack scan's "?" frame: "reliable" says which.
  */
 static void add_decoded(const struct run_ctx *c, const struct cell *cell, const char *ex,
-			json_t *o)
+			bool hang, json_t *o)
 {
 	struct decoder d;
 	struct decoded_frame fr;
 	char why[PATH_MAX + 256] = "", *dec = NULL;
 	double t0 = now_mono();
-
-	const struct kernel_res *k = cell->p->k;
-	struct decode_kernel dk = { k->tree, k->kdir, k->release, k->line, k->module };
+	struct decode_kernel dk = kernel_decode_of(cell->p->k);
+	bool where;
 
 	if (ex && !decoder_find(c->root, &dk, &d, why, sizeof(why)))
 		dec = decoder_run(&d, ex, why, sizeof(why));
 	json_object_set_new(o, "decoded", dec ? json_string(dec) : json_null());
-	if (dec && decode_allocator_frame(dec, &fr))
-		json_object_set_new(o, "where", json_pack("{s:s, s:s, s:i}", "function", fr.func,
-							  "file", fr.file, "line", fr.line));
+	where = dec && (hang ? decode_hang_frame(dec, &fr) : decode_allocator_frame(dec, &fr));
+	if (where)
+		json_object_set_new(o, "where", json_pack("{s:s, s:s, s:i, s:b}", "function", fr.func,
+							  "file", fr.file, "line", fr.line,
+							  "reliable", !fr.unreliable));
 	else
 		json_object_set_new(o, "where", json_null());
 	if (dec)
@@ -499,6 +502,47 @@ static void add_decoded(const struct run_ctx *c, const struct cell *cell, const 
 	else
 		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
 	free(dec);
+}
+
+/*
+ * A located hang's vCPUs as decode_stacktrace.sh reads them, the symbol
+ * last on each line: spinning CPUs first, then running, then the rest;
+ * each RIP line followed by its stack scan ("  ? func+0x…/0x…"). NULL
+ * when no vCPU was symbolised.
+ */
+static char *hang_lines(const json_t *hang)
+{
+	static const char *const order[] = { "spinning", "running", NULL };
+	struct strbuf b = STRBUF_INIT;
+	bool any = false;
+
+	for (int pass = 0; pass < 3; pass++) {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(json_object_get(hang, "cpus"), i, v) {
+			const char *sym = json_string_value(json_object_get(v, "symbol"));
+			const char *st = json_string_value(json_object_get(v, "state"));
+			bool mine = pass < 2 ? st && !strcmp(st, order[pass])
+					     : !st || (strcmp(st, order[0]) && strcmp(st, order[1]));
+			size_t k;
+			json_t *fr;
+
+			if (!mine || !sym)
+				continue;
+			any = true;
+			sb_appendf(&b, "CPU %d: %s RIP: 0010:%s\n",
+				  (int)json_integer_value(json_object_get(v, "cpu")), st ? st : "?", sym);
+			json_array_foreach(json_object_get(v, "stack_scan"), k, fr)
+				if (json_string_value(fr))
+					sb_appendf(&b, "  ? %s\n", json_string_value(fr));
+		}
+	}
+	if (!any) {
+		sb_free(&b);
+		return NULL;
+	}
+	return sb_take(&b);
 }
 
 static json_t *crash_json(const struct run_ctx *c, const struct cell *cell,
@@ -513,7 +557,7 @@ static json_t *crash_json(const struct run_ctx *c, const struct cell *cell,
 			      "reports", rep->nreports);
 
 	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
-	add_decoded(c, cell, ex, o);
+	add_decoded(c, cell, ex, false, o);
 	json_object_set_new(o, "under_overcommit", json_boolean(vo->under_overcommit));
 	json_object_set_new(o, "seen_host_s", num_or_null(live ? cell->crash_seen_s : NAN));
 	json_object_set_new(o, "verdict_host_s", num_or_null(verdict_s));
@@ -627,10 +671,10 @@ static bool add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
  * console classifier (one table of signatures), into *title ("" when there
  * is no report); the cell.json "hang" object (a copy), NULL when not asked.
  */
-static json_t *hang_json(const struct cell *cell, char *title, size_t n)
+static json_t *hang_json(const struct run_ctx *c, const struct cell *cell, char *title, size_t n)
 {
 	struct console_report rep;
-	char *text;
+	char *text, *lines;
 	json_t *o;
 
 	*title = '\0';
@@ -646,6 +690,11 @@ static json_t *hang_json(const struct cell *cell, char *title, size_t n)
 	json_object_set_new(o, "latency_s", num_or_null(title[0] ?
 		json_number_value(json_object_get(o, "silent_s")) +
 		json_number_value(json_object_get(o, "probe_s")) : NAN));
+	/* Where they spin, to file:line as a crash's excerpt (issue 25). */
+	lines = hang_lines(o);
+	if (lines)
+		add_decoded(c, cell, lines, true, o);
+	free(lines);
 	return o;
 }
 
@@ -653,7 +702,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 		struct cell_record *rec)
 {
 	char hang_title[256];
-	json_t *hang = hang_json(cell, hang_title, sizeof(hang_title));
+	json_t *hang = hang_json(c, cell, hang_title, sizeof(hang_title));
 	struct console_report rep;
 	struct module_result mod;
 	struct verdict_out vo;
