@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/strbuf.h"
 #include "run/guest/cell.h"
 #include "run/guest/guest.h"
 #include "run/guest/hang.h"
@@ -147,7 +148,8 @@ static bool run_has_faults(const struct run_opts *o)
 int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 {
 	char path[PATH_MAX], *mp = NULL, *bt = NULL, *argv = NULL, *env = NULL;
-	int err = -1, len;
+	struct strbuf b = STRBUF_INIT;
+	int err = -1;
 
 	if (mkdir_p(cell->p->dir)) {
 		fprintf(stderr, "error: cannot create %s: %s\n", cell->p->dir, strerror(errno));
@@ -161,28 +163,26 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	if (!mp || !bt || !argv)
 		goto cleanup;
 	/* Values are single-quoted: job.env is sourced by the guest's sh. */
-	len = asprintf(&env,
-		       "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
-		       "CELL='%s'\nVCPUS=%d\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
-		       "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n"
-		       "%s%s%s%s%s%s%s%s%s%s",
-		       cell->p->id, cell->p->vcpus, cell->p->k->release, cell->p->k->module, mp, bt, cell->p->attach_timeout_s,
-		       cell->p->run_timeout_s, cell->p->noise_cmd,
-		       run_has_faults(c->o) ? "BPFTRACE_FORM=kprobe\n" : "",
-		       cell->p->test_action ? "TEST_ACTION=" : "",
-		       cell->p->test_action ? cell->p->test_action : "", cell->p->test_action ? "\n" : "",
-		       c->o->job_script ? "JOB_SCRIPT='" : "",
-		       c->o->job_script ? c->o->job_script : "", c->o->job_script ? "'\n" : "",
-		       /* No serial console on this machine: the runner logs into the cell. */
-		       c->target_host ? "TARGET=host\nCONSOLE='" : "",
-		       c->target_host ? cell->p->dir : "", c->target_host ? "/console.log'\n" : "");
-	if (len < 0)
+	sb_appendf(&b, "# written by htab-torture run; sourced by vm-images/guest/run-job.sh\n"
+		   "CELL='%s'\nVCPUS=%d\nKERNEL_RELEASE='%s'\nMODULE='%s'\nMODPARAMS='%s'\n"
+		   "BPFTRACE='%s'\nATTACH_TIMEOUT=%d\nRUN_TIMEOUT=%d\nNOISE_CMD='%s'\n",
+		   cell->p->id, cell->p->vcpus, cell->p->k->release, cell->p->k->module, mp, bt,
+		   cell->p->attach_timeout_s, cell->p->run_timeout_s, cell->p->noise_cmd);
+	if (run_has_faults(c->o))
+		sb_append(&b, "BPFTRACE_FORM=kprobe\n");
+	if (cell->p->test_action)
+		sb_appendf(&b, "TEST_ACTION=%s\n", cell->p->test_action);
+	if (c->o->job_script)
+		sb_appendf(&b, "JOB_SCRIPT='%s'\n", c->o->job_script);
+	if (cell->ops->job_env)
+		cell->ops->job_env(cell, &b);
+	env = sb_take(&b);
+	if (!env)
 		goto cleanup;
 	if (pathf(path, sizeof(path), "%s/job.env", cell->p->dir) ||
-	    write_file_atomic(path, env, len))
+	    write_file_atomic(path, env, strlen(env)))
 		goto cleanup;
-	if (pathf(path, sizeof(path), "%s/%s", cell->p->dir,
-		  c->target_host ? "runner.argv" : "qemu.argv"))
+	if (pathf(path, sizeof(path), "%s/%s", cell->p->dir, cell->ops->argv_file))
 		goto cleanup;
 	strcat(argv, "\n");	/* join left room for it (one byte per item) */
 	if (write_file_atomic(path, argv, strlen(argv)))
@@ -192,6 +192,7 @@ cleanup:
 	if (err)
 		fprintf(stderr, "error: cannot write the job files in %s: %s\n", cell->p->dir,
 			strerror(errno));
+	sb_free(&b);
 	free(mp);
 	free(bt);
 	free(argv);

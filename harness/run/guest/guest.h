@@ -23,6 +23,7 @@
 struct cell;
 struct boot;
 struct boot_result;
+struct strbuf;
 
 struct guest_ops {
 	const char *name;
@@ -41,6 +42,10 @@ struct guest_ops {
 	void (*ended)(struct cell *cell, struct boot_result *br, int wait_status);
 	/* A silent guest can be asked where its vCPUs are (QMP, run/guest/hang.h). */
 	bool locates_hangs;
+	/* The cell file its command line is written to: qemu.argv, runner.argv. */
+	const char *argv_file;
+	/* job.env lines of this way's own, appended to b (NULL: none). */
+	void (*job_env)(const struct cell *cell, struct strbuf *b);
 };
 
 /* The way every cell of this run is run (run/guest/guest.c: the list of ways). */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "lib/strbuf.h"
 #include "run/guest/boot.h"
 #include "run/guest/cell.h"
 #include "run/guest/guest.h"
@@ -36,6 +37,13 @@ static void host_ended(struct cell *cell, struct boot_result *br, int st)
 	write_file_atomic(p, buf, strlen(buf));
 }
 
+/* No serial console on this machine: the runner logs into the cell. */
+static void host_job_env(const struct cell *cell, struct strbuf *b)
+{
+	sb_appendf(b, "TARGET=host\nCONSOLE='%s/console.log'\n", cell->p->dir);
+}
+
 const struct guest_ops guest_host = {
 	.name = "host", .start = host_start, .ended = host_ended, .locates_hangs = false,
+	.argv_file = "runner.argv", .job_env = host_job_env,
 };

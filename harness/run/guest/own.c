@@ -38,4 +38,5 @@ static void own_ended(struct cell *cell, struct boot_result *br, int st)
 
 const struct guest_ops guest_own = {
 	.name = "own", .start = own_start, .ended = own_ended, .locates_hangs = true,
+	.argv_file = "qemu.argv",
 };

@@ -104,4 +104,5 @@ static void shared_ended(struct cell *cell, struct boot_result *br, int st)
 const struct guest_ops guest_shared = {
 	.name = "shared", .shares_boots = true, .start = shared_start, .done = shared_done,
 	.ended = shared_ended, .locates_hangs = true,
+	.argv_file = "qemu.argv",
 };
