@@ -66,8 +66,10 @@ cells=$(for f in "$out"/map-*/*/cell.json; do
 		((.crash.latency_s // "") | tostring), .accel, (.callers // "kthread")] | @tsv' "$f"
 done)
 
+# the variants' build flavour (run --sanitizers on, --debug-info on), if any
+flavour=$(cat "$out"/map-*/*/cell.json 2> /dev/null | jq -rs 'map(.build_flavour // empty) | unique | join("/")')
 echo
-echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096${small:+ and @$small entries}, callers ${callers//,/ and }, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)"
+echo "# Kill table: $cpus vCPUs, $repeat repeats, ${duration} s per cell, map 4096${small:+ and @$small entries}, callers ${callers//,/ and }, accel $(cut -f7 <<<"$cells" | sort -u | paste -sd/ -)${flavour:+, kernels built --$flavour}"
 echo "# (tcg: emulated; a mutant's race may need real parallelism to show)"
 awk -F'\t' -v wl="$workloads" -v km="$fixed,$mutants" -v small="$small" -v cl="$callers" '
 	{ v[$1 SUBSEP $2 SUBSEP $8 SUBSEP $3] = $4; reps[$3] = 1

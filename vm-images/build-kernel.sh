@@ -6,7 +6,7 @@
 # virtio/9p in modules; the kit needs the "before" behaviour, lock debugging,
 # NR_CPUS >= 96 and fault injection, in a kernel that boots fast under TCG.
 #
-# Usage: build-kernel.sh [--btf|--debug-info] [--force] [-j N] [LINE/]VARIANT
+# Usage: build-kernel.sh [--FLAVOUR] [--force] [-j N] [LINE/]VARIANT
 #        build-kernel.sh --list
 # A variant is a directory vm-images/kernels/variants/VARIANT/ (or, for the
 # planted-bug kernels of `make mutants`, vm-images/kernels/mutants/VARIANT/) holding
@@ -29,9 +29,11 @@
 #                            break only where a patch writes). It is the KDIR
 #                            for out-of-tree modules.
 #   <name>-<hash12>/         bzImage, System.map, .config, build.info
-# <name> is LINE-VARIANT, or LINE-VARIANT-btf with --btf (btf.config added),
-# or LINE-VARIANT-debug with --debug-info (debug.config: DWARF line tables
-# for decoded crash reports; --btf has them too).
+# <name> is LINE-VARIANT, or LINE-VARIANT-SUFFIX with a build flavour,
+# one of vm-images/kernels/flavours (OPTION SUFFIX FRAGMENTS): --btf
+# (btf.config), --debug-info (debug.config: DWARF line tables for decoded
+# crash reports; --btf has them too), --sanitizers (sanitizers.config +
+# debug.config: KASAN, KFENCE, UBSAN, DEBUG_LIST).
 # The hash covers: the source package version, the fragments' content, the
 # patches' content, the name (it is in CONFIG_LOCALVERSION) and RECIPE below.
 # The same hash with an up-to-date tree returns at once; a changed patch set
@@ -114,16 +116,21 @@ usage() {
 	exit 2
 }
 
-btf=0 debug=0 force=0 variant=
+# flavour OPTION: "SUFFIX FRAGMENTS" of its vm-images/kernels/flavours line, or fails
+flavour_of() { awk -v o="$1" '!/^#/ && $1 == o { gsub(",", " ", $3); print $2, $3; f = 1 } END { exit !f }' "$kdir_conf/flavours"; }
+flavour_names() { awk '!/^#/ && NF { printf "%s--%s", s, $1; s = " " }' "$kdir_conf/flavours"; }
+flavour= force=0 variant=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--list) variants; exit 0 ;;
-	--btf) btf=1 ;;
-	--debug-info) debug=1 ;;
 	--force) force=1 ;;
 	-j) [ $# -ge 2 ] || usage; jobs=$2; shift ;;
 	-j*) jobs=${1#-j} ;;
 	-h|--help) usage ;;
+	--*) flavour_of "${1#--}" > /dev/null ||
+		{ msg "unknown option $1 (build flavours: $(flavour_names))"; usage; }
+	     [ -z "$flavour" ] || { msg "one build flavour at a time: --$flavour and $1"; exit 2; }
+	     flavour=${1#--} ;;
 	-*) msg "unknown option $1"; usage ;;
 	*) [ -z "$variant" ] || usage; variant=$1 ;;
 	esac
@@ -160,14 +167,11 @@ FRAGMENTS="$FRAGMENTS${LINE_FRAGMENTS:+ $LINE_FRAGMENTS}"
 name=$line-$variant
 seed_variant=${SEED_TREE:+$line/$SEED_TREE}
 [ -n "$SEED_TREE" ] && SEED_TREE=$line-$SEED_TREE
-if [ $btf = 1 ]; then
-	name=$name-btf
-	FRAGMENTS="$FRAGMENTS btf.config"
-	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-btf
-elif [ $debug = 1 ]; then
-	name=$name-debug
-	FRAGMENTS="$FRAGMENTS debug.config"
-	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-debug
+if [ -n "$flavour" ]; then
+	read -r suffix frags <<< "$(flavour_of "$flavour")"
+	name=$name-$suffix
+	FRAGMENTS="$FRAGMENTS $frags"
+	[ -n "$SEED_TREE" ] && SEED_TREE=$SEED_TREE-$suffix
 fi
 localversion=-htab-${name#"$line-"}
 
@@ -258,7 +262,7 @@ fi
 # objects, rather than a cold build of this tree alone (10 min each on 2 cores).
 if [ -n "$SEED_TREE" ] && [ ! -f "$tree/.htab-tree" ] && [ ! -f "$seed/.htab-hash" ]; then
 	msg "building the seed $seed_variant first"
-	"$0" $([ $btf = 1 ] && echo --btf) $([ $debug = 1 ] && echo --debug-info) -j "$jobs" "$seed_variant" > /dev/null ||
+	"$0" ${flavour:+--$flavour} -j "$jobs" "$seed_variant" > /dev/null ||
 		die "building the seed $seed_variant of $variant failed"
 fi
 if [ ! -f "$tree/.htab-tree" ]; then

@@ -25,6 +25,19 @@ check "--crash-grace 'soon'" run --cpus 2 --crash-grace soon --out "$d"
 check "--restore 'maybe': must be on or off" run --cpus 2 --restore maybe --out "$d"
 check "--restore on: there is no guest to save with --target host" run --cpus 2 --restore on \
 	--target host --out "$d"
+check "--sanitizers 'yes': must be on or off" run --cpus 2 --sanitizers yes --out "$d"
+check "one build flavour at a time" run --cpus 2 --debug-info on --sanitizers on --out "$d"
+check "lkdtm:NAME" run --cpus 2 --test-action lkdtm:read_after_free --out "$d"
+check "'lkdtm:'" run --cpus 2 --test-action lkdtm: --out "$d"
+# build-kernel.sh: an unknown option names the build flavours; one at a time
+err=$("$ROOT/vm-images/build-kernel.sh" --kasan fixed 2>&1); rc=$?
+expect_eq "build-kernel.sh --kasan: exit" "$rc" 2
+[[ $err == *"unknown option --kasan (build flavours: --btf --debug-info --sanitizers)"* ]] ||
+	fail "build-kernel.sh --kasan: $err"
+err=$("$ROOT/vm-images/build-kernel.sh" --sanitizers --btf fixed 2>&1); rc=$?
+expect_eq "build-kernel.sh two flavours: exit" "$rc" 2
+[[ $err == *"one build flavour at a time: --sanitizers and --btf"* ]] ||
+	fail "build-kernel.sh two flavours: $err"
 # A map no guest on this host can hold: refused up front, naming footprint, map and limit.
 check "max_entries=2097152 value_size=4096 at 64 vCPUs" run --cpus 64 --map-type percpu_hash \
 	--modparam max_entries=2097152 --modparam value_size=4096 --out "$d"

@@ -229,6 +229,21 @@ hang) log "runner: hanging on purpose"; while :; do sleep 3600; done ;;
 # shared boot on it, as the module counts only a WARN that fired after its start.
 warn) echo "WARNING: CPU: 0 PID: 1 at test/htab_torture.c:1 test_warning+0x0/0x10" > /dev/kmsg
 	echo 512 > /proc/sys/kernel/tainted ;;
+# lkdtm:NAME: one of the kernel's own crash types (drivers/misc/lkdtm), to
+# prove the classifier reads a real KASAN, KFENCE, UBSAN or list report.
+lkdtm:*) lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
+	if [ ! -w "$lkdtm" ]; then
+		log "runner: $TEST_ACTION: no $lkdtm in this kernel (CONFIG_LKDTM: run --sanitizers on)"
+		finish 2
+	fi
+	# reading DIRECT lists the crash types this kernel's LKDTM knows
+	if ! grep -qx "${TEST_ACTION#lkdtm:}" "$lkdtm"; then
+		log "runner: $TEST_ACTION: not an LKDTM crash type of this kernel (valid: $(grep -x '[A-Z0-9_]*' "$lkdtm" | tr '\n' ' '))"
+		finish 2
+	fi
+	log "runner: $TEST_ACTION"
+	echo "${TEST_ACTION#lkdtm:}" > "$lkdtm" || log "runner: $lkdtm refused ${TEST_ACTION#lkdtm:}"
+	sleep 2 ;;
 esac
 
 # A custom job (tests, or a user's own sequence) replaces the standard

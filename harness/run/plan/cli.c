@@ -70,7 +70,7 @@ enum {
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
-	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO,
+	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO, OPT_SANITIZERS,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -156,6 +156,10 @@ static const struct opt_spec run_opts_table[] = {
 	  "on: build variant kernels with DWARF line tables\n"
 	  "(vm-images/kernels/debug.config, a build of its own: LINE-VARIANT-debug)\n"
 	  "so a crash's excerpt is decoded to file:line in cell.json; off (default)" },
+	{ "sanitizers", OPT_SANITIZERS, "on|off", GUEST_GROUP,
+	  "on: build variant kernels with KASAN, KFENCE, UBSAN and DEBUG_LIST, and\n"
+	  "line tables (vm-images/kernels/sanitizers.config: LINE-VARIANT-san), so\n"
+	  "a bug that corrupts memory is named as one; off (default)" },
 	{ "kernel-image", OPT_KERNEL_IMAGE, "PATH", GUEST_GROUP, "boot this image (one --kernel label)" },
 	{ "kernel-release", OPT_KERNEL_RELEASE, "R", GUEST_GROUP, "its release (else read from the image)" },
 	{ "module", OPT_MODULE, "KO", GUEST_GROUP, "default kmod/htab_torture.ko" },
@@ -190,7 +194,8 @@ static const struct opt_spec run_opts_table[] = {
 	  "the guest runner sources PATH instead of the insmod sequence\n"
 	  "(the cell passes when it returns 0)" },
 	{ "test-action", OPT_TEST_ACTION, "A[,A...]", TEST_GROUP,
-	  "an axis: panic, hang, warn or none (makes the guest do it)" },
+	  "an axis: panic, hang, warn, none or lkdtm:NAME (makes the guest do it;\n"
+	  "lkdtm:NAME writes NAME to LKDTM's provoke-crash/DIRECT: --sanitizers on)" },
 	{ "help", 'h', NULL, "help", "this text" },
 };
 #define NRUN_OPTS (sizeof(run_opts_table) / sizeof(run_opts_table[0]))
@@ -360,8 +365,24 @@ cleanup:
 }
 
 static bool noise_valid(const char *s) { return noise_find(s) != NULL; }
-static bool test_action_valid(const char *s) { return in_list(test_actions, s); }
-static void print_test_actions(FILE *f) { print_list(f, test_actions); }
+/* "lkdtm:NAME": one of LKDTM's crash types (a kernel built with --sanitizers on has LKDTM). */
+static bool lkdtm_action(const char *s)
+{
+	const char *n = s + strlen("lkdtm:");
+
+	if (strncmp(s, "lkdtm:", strlen("lkdtm:")) || !*n)
+		return false;
+	for (; *n; n++)
+		if (!isupper((unsigned char)*n) && !isdigit((unsigned char)*n) && *n != '_')
+			return false;
+	return true;
+}
+static bool test_action_valid(const char *s) { return in_list(test_actions, s) || lkdtm_action(s); }
+static void print_test_actions(FILE *f)
+{
+	print_list(f, test_actions);
+	fprintf(f, ", lkdtm:NAME (an LKDTM crash type, e.g. lkdtm:READ_AFTER_FREE; --sanitizers on)");
+}
 static void print_workloads(FILE *f) { print_list(f, workload_names); }
 static bool workload_valid(const char *s) { return in_list(workload_names, s); }
 static bool map_type_valid(const char *s) { return in_list(map_types, s); }
@@ -768,6 +789,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_either("--restore", arg, "on", "off", "on", &o->restore);
 	case OPT_DEBUG_INFO:
 		return parse_either("--debug-info", arg, "on", "off", "on", &o->debug_info);
+	case OPT_SANITIZERS:
+		return parse_either("--sanitizers", arg, "on", "off", "on", &o->sanitizers);
 	case 'w':
 		return parse_names(&o->workloads, "--workload", arg, workload_valid, print_workloads);
 	case 'd':
@@ -962,6 +985,11 @@ static int check_required(const struct run_opts *o)
 		fprintf(stderr, "error: --test-action cannot be used with --target host (it would crash this machine)\n");
 		return -1;
 	}
+	if (o->debug_info && o->sanitizers) {
+		fprintf(stderr, "error: --debug-info on and --sanitizers on: one build flavour at a time "
+			"(--sanitizers on has the line tables too)\n");
+		return -1;
+	}
 	for (size_t i = 0; i < o->modparams.n; i++) {
 		int a = axis_of_modparam(o->modparams.v[i]);
 
@@ -1071,4 +1099,9 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 	if (apply_defaults(o))
 		return 2;
 	return check_required(o) ? 2 : 0;
+}
+
+const char *run_opts_flavour(const struct run_opts *o)
+{
+	return o->sanitizers ? "sanitizers" : o->debug_info ? "debug-info" : NULL;
 }

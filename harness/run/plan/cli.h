@@ -56,6 +56,7 @@ struct run_opts {
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
 	bool restore;			/* --restore on: restore saved guests (run/guest/snapshot.h) */
 	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */
+	bool sanitizers;		/* --sanitizers on: variants with KASAN & co and line tables */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
 	bool boot_per_cell;		/* --boot-per-cell: every cell boots a guest of its own */
 	int cells_per_boot;		/* --cells-per-boot: at most N cells in a shared boot; 0 = all */
@@ -95,4 +96,10 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv);
 void run_usage(FILE *f);
 /* The --kernel-tree DIR whose label is label (tree-NAME), or NULL. */
 const char *run_opts_kernel_tree(const struct run_opts *o, const char *label);
+
+/*
+ * The build flavour variant kernels get (vm-images/kernels/flavours):
+ * "sanitizers", "debug-info" or NULL (plain).
+ */
+const char *run_opts_flavour(const struct run_opts *o);
 #endif

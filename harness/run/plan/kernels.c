@@ -95,17 +95,20 @@ static int check_variant(const struct run_ctx *c, const char *label)
 /* build-kernel.sh VARIANT (cached when built); its last stdout line describes the build. */
 static int build_variant(const struct run_ctx *c, struct kernel_res *k)
 {
-	char script[PATH_MAX], *out = NULL, *last, *argv[] = { script, k->label, NULL, NULL };
+	char script[PATH_MAX], flag[32], *out = NULL, *last;
+	char *argv[] = { script, k->label, NULL, NULL };
+	const char *flavour = run_opts_flavour(c->o);
 	int rc;
 
 	if (build_kernel_cmd(c, script, sizeof(script)))
 		return -1;
-	if (c->o->debug_info) {
-		argv[1] = "--debug-info";
+	if (flavour) {
+		snprintf(flag, sizeof(flag), "--%s", flavour);
+		argv[1] = flag;
 		argv[2] = k->label;
 	}
-	fprintf(stderr, "kernel %s: %s%s %s\n", k->label, script,
-		c->o->debug_info ? " --debug-info" : "", k->label);
+	fprintf(stderr, "kernel %s: %s%s%s %s\n", k->label, script, flavour ? " --" : "",
+		flavour ? flavour : "", k->label);
 	rc = spawn_run(argv, NULL, &out);
 	if (!out || rc) {
 		fprintf(stderr, "error: --kernel '%s': %s %s failed (exit %d)\n", k->label, script,

@@ -365,7 +365,9 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"source", cell->p->k->lpj_source ? cell->p->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
 	json_object_set_new(j, "restore", restore_json(cell));
-	json_object_set_new(j, "debug_info", json_boolean(c->o->debug_info));
+	json_object_set_new(j, "debug_info", json_boolean(run_opts_flavour(c->o) != NULL));
+	json_object_set_new(j, "build_flavour", run_opts_flavour(c->o) ?
+			    json_string(run_opts_flavour(c->o)) : json_null());
 	json_object_set_new(j, "boot_path", json_string(cell->p->k->boot_path ? cell->p->k->boot_path
 									   : "bzimage"));
 	json_object_set_new(j, "boot_image", json_string(cell->p->k->boot_image[0] ? cell->p->k->boot_image
