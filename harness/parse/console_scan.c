@@ -24,7 +24,8 @@ const char *crash_kind_name(enum crash_kind k)
 {
 	static const char *const names[] = {
 		"none", "panic", "oops", "bug", "gpf", "warning", "soft_lockup",
-		"hard_lockup", "rcu_stall", "hung_task", "lockdep", "kasan", "hang",
+		"hard_lockup", "rcu_stall", "hung_task", "lockdep", "kasan",
+		"kfence", "ubsan", "list_corruption", "hang",
 	};
 
 	return k <= CK_HANG ? names[k] : "?";
@@ -83,6 +84,14 @@ static bool symbol_of(const char *s, char *out, size_t n)
 	if (!len || s[len] != '+')
 		return false;
 	snprintf(out, n, "%.*s", (int)len, s);
+	/* gcc's clones (f.cold, f.isra.0, f.constprop.0, f.part.0) are f's code: titled f */
+	for (const char *const *c = (const char *const[]){ ".cold", ".isra.", ".constprop.",
+							   ".part.", NULL }; *c; c++) {
+		char *p = strstr(out, *c);
+
+		if (p && p > out)
+			*p = '\0';
+	}
 	return true;
 }
 
@@ -105,7 +114,8 @@ static bool boring_frame(const char *f)
 		"print_*", "check_noncircular", "check_prev_add", "validate_chain",
 		"__lock_acquire", "watchdog_timer_fn", "__hrtimer_run_queues",
 		"hrtimer_interrupt", "update_process_times", "tick_*", "__do_softirq",
-		"do_softirq*", "panic", NULL,
+		"do_softirq*", "panic", "ubsan_*", "__ubsan_*", "__list_add_valid*",
+		"__list_del_entry_valid*", NULL,
 	};
 
 	for (const char *const *p = names; *p; p++) {
@@ -228,6 +238,8 @@ enum sig_text {
 	TEXT_NONE,	/* nothing: the title is fixed */
 	TEXT_REST,	/* the header line after the pattern */
 	TEXT_BUG_WHAT,	/* the words after the pattern, without details (bug_what) */
+	TEXT_REST_SYM,	/* the header line after the pattern, "func+0x…/0x…" as "func" */
+	TEXT_TO_IN,	/* the header line after the pattern, up to " in " */
 };
 
 /* Where the function of " in FUNC" comes from; none found: the title has no " in …". */
@@ -283,7 +295,15 @@ static const struct signature signatures[] = {
 	{ "WARNING: CPU: ", false, NULL, CK_WARNING,
 	  "WARNING", TEXT_NONE, FUNC_WARN_AT },
 	{ "BUG: KASAN: ", false, NULL, CK_KASAN,
-	  "KASAN: ", TEXT_REST, FUNC_NONE },
+	  "KASAN: ", TEXT_REST_SYM, FUNC_NONE },
+	{ "BUG: KFENCE: ", false, NULL, CK_KFENCE,
+	  "KFENCE: ", TEXT_REST_SYM, FUNC_NONE },
+	{ "UBSAN: ", true, NULL, CK_UBSAN,
+	  "UBSAN: ", TEXT_TO_IN, FUNC_TRACE },
+	{ "list_add corruption", false, NULL, CK_LIST,
+	  "list_add corruption", TEXT_NONE, FUNC_STACK },
+	{ "list_del corruption", false, NULL, CK_LIST,
+	  "list_del corruption", TEXT_NONE, FUNC_STACK },
 	{ "BUG: kernel NULL pointer dereference", false, NULL, CK_OOPS,
 	  "BUG: kernel NULL pointer dereference", TEXT_NONE, FUNC_STACK },
 	{ "BUG: unable to handle page fault", false, NULL, CK_OOPS,
@@ -338,6 +358,19 @@ static void bug_what(const char *p, char *out, size_t n)
 		out[strlen(out) - 1] = '\0';
 }
 
+/* "use-after-free in func+0x3c/0xb0" -> "use-after-free in func": offsets differ by build. */
+static void rest_sym(const char *p, char *out, size_t n)
+{
+	const char *last = strrchr(p, ' ');
+	char f[128];
+
+	last = last ? last + 1 : p;
+	if (symbol_of(last, f, sizeof(f)))
+		snprintf(out, n, "%.*s%s", (int)(last - p), p, f);
+	else
+		snprintf(out, n, "%s", p);
+}
+
 /* "WARNING: CPU: 0 PID: 1 at file.c:12 func+0x0/0x10": "func", else "file.c:12". */
 static bool warn_at_func(const char *l, char *out, size_t n)
 {
@@ -387,6 +420,11 @@ static bool classify(const struct lines *L, size_t i, struct console_report *r)
 		snprintf(text, sizeof(text), "%s", end);
 	else if (sig->text == TEXT_BUG_WHAT)
 		bug_what(end, text, sizeof(text));
+	else if (sig->text == TEXT_REST_SYM)
+		rest_sym(end, text, sizeof(text));
+	else if (sig->text == TEXT_TO_IN)
+		snprintf(text, sizeof(text), "%.*s",
+			 strstr(end, " in ") ? (int)(strstr(end, " in ") - end) : (int)strlen(end), end);
 	/* one bounded line (console_scan.h): fmt_cut marks a cut */
 	if (report_func(sig, L, i, f, sizeof(f)))
 		fmt_cut(r->signature, sizeof(r->signature), "%s%s in %s", sig->title, text, f);

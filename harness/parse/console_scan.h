@@ -1,7 +1,7 @@
 /*
  * Classifies guest console (or dmesg) text: finds the first kernel report
  * (panic, Oops, BUG:, WARNING:, soft lockup, RCU stall, hung task, lockdep,
- * GPF, KASAN) and titles it the way syzkaller does ("WARNING in func"). The
+ * GPF, KASAN, KFENCE, UBSAN, list corruption) and titles it the way syzkaller does ("WARNING in func"). The
  * harness's hang report (hang.txt: where a silent guest's vCPUs were) is
  * classified by the same table ("hang: CPUs spinning in func").
  */
@@ -11,6 +11,7 @@
 enum crash_kind {
 	CK_NONE, CK_PANIC, CK_OOPS, CK_BUG, CK_GPF, CK_WARNING, CK_SOFT_LOCKUP,
 	CK_HARD_LOCKUP, CK_RCU_STALL, CK_HUNG_TASK, CK_LOCKDEP, CK_KASAN,
+	CK_KFENCE, CK_UBSAN, CK_LIST,	/* the memory checkers (--sanitizers on) */
 	CK_HANG,	/* the harness's own report of a silent guest (run/guest/hang.h, hang.txt) */
 };
 

@@ -126,6 +126,9 @@ static void test_overcommit(void **s)
 		{ CK_OOPS, "BUG: kernel NULL pointer dereference in __pcpu_freelist_pop", false },
 		{ CK_GPF, "general protection fault in pcpu_freelist_pop", false },
 		{ CK_KASAN, "KASAN: use-after-free in f", false },
+		{ CK_KFENCE, "KFENCE: use-after-free read in f", false },
+		{ CK_UBSAN, "UBSAN: array-index-out-of-bounds in f", false },
+		{ CK_LIST, "list_add corruption in f", false },
 		{ CK_BUG, "kernel BUG in f", false },
 		{ CK_WARNING, "WARNING in f", false },
 	};
