@@ -23,6 +23,7 @@
 #include "run/plan/paths.h"
 #include "run/progress.h"
 #include "run/plan/qemu_argv.h"
+#include "run/decode_queue.h"
 #include "run/run.h"
 #include "run/guest/snapshot.h"
 #include "rundir/summary.h"
@@ -230,6 +231,7 @@ struct sched {
 	const struct cell_plan **pending;
 	size_t npending;
 	size_t *taken_at;		/* slot i's cell: its index in pending */
+	struct decode_queue decodes;	/* finished cells' reports, decoded apart (decode_queue.h) */
 };
 
 static void account(struct sched *s, const struct cell *cell, int sign)
@@ -282,10 +284,18 @@ static int sched_fill_pending(struct sched *s, const struct plan *p, bool skip_f
 		snprintf(path, sizeof(path), "%s/%s/cell.json", s->c->out, p->cells[i].id);
 		if (skip_finished && file_exists(path)) {
 			json_t *j = json_load_file(path, 0, NULL);
+			const struct kernel_res *k = kernel_find(s->c, p->cells[i].kernel);
 
 			s->prog.done++;
-			progress_line(&s->prog, "%s: finished before (%s), not rerun", p->cells[i].id,
-				      j ? json_string_value(json_object_get(j, "verdict")) : "?");
+			progress_line(&s->prog, "%s: finished before (%s), not rerun%s", p->cells[i].id,
+				      j ? json_string_value(json_object_get(j, "verdict")) : "?",
+				      j && k && cell_json_decode_pending(j) ? "; its report decoded now" : "");
+			if (j && k && cell_json_decode_pending(j)) {
+				*strrchr(path, '/') = '\0';
+				if (decode_queue_add(&s->decodes, path, k))
+					fprintf(stderr, "warning: %s: out of memory: its report stays decode_pending\n",
+						p->cells[i].id);
+			}
 			json_decref(j);
 			continue;
 		}
@@ -468,6 +478,9 @@ static bool finish_cell(struct sched *s, size_t i, const struct boot_result *br)
 			      BOOT_STALL_JSON);
 		s->pending[s->taken_at[i]] = cell->p;	/* back in its place in the plan */
 	} else {
+		if (rec.decode_pending && decode_queue_add(&s->decodes, cell->p->dir, cell->p->k))
+			fprintf(stderr, "warning: %s: out of memory: its report stays decode_pending\n",
+				cell->p->id);
 		pass = !strcmp(rec.verdict, "PASS");
 		/* A cell that booted paid QEMU start -> runner (all of it if the runner never ran). */
 		progress_cell_cost(&s->prog, br->wall_s, cell->in_boot > 1 ? NAN
@@ -595,6 +608,7 @@ static void schedule(struct sched *s)
 			if (s->boots)
 				continue_slot(s, i, pass);
 		}
+		decode_queue_poll(&s->decodes);
 		if (harness_stop || (s->err && !s->load.running))
 			break;
 		show_status(s);
@@ -730,7 +744,7 @@ static int print_plan(const struct run_opts *o, const struct plan *p)
 
 static int run_matrix(struct run_ctx *c, const struct plan *p)
 {
-	struct sched s = { .c = c, .ops = guest_way(c) };
+	struct sched s = { .c = c, .ops = guest_way(c), .decodes = { .root = c->root } };
 	json_t *cells;
 	int rc = 2;
 
@@ -763,6 +777,10 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 		progress_line(&s.prog, "%zu cell(s) to run in %zu boot(s) if every cell PASSes (%s)",
 			      s.npending, s.prog.boots_left, s.boots ? "shared boots" : "a boot per cell");
 	schedule(&s);
+	if (s.decodes.next < s.decodes.n || s.decodes.pid)
+		progress_line(&s.prog, "decoding the reports of %zu cell(s) to file:line",
+			      s.decodes.n - s.decodes.next + (s.decodes.pid != 0));
+	decode_queue_finish(&s.decodes, harness_stop);
 	cells = summary_collect(c->out, s.manifest);
 	summary_write(c->out, cells);
 	if (json_array_size(cells))
@@ -770,6 +788,8 @@ static int run_matrix(struct run_ctx *c, const struct plan *p)
 	rc = harness_stop ? 128 + harness_stop : s.err ? 2 : summary_exit_code(cells);
 	json_decref(cells);
 cleanup:
+	decode_queue_finish(&s.decodes, true);
+	decode_queue_free(&s.decodes);
 	sched_free(&s);
 	json_decref(s.manifest);
 	return rc;

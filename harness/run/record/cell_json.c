@@ -479,17 +479,16 @@ static int scan_crash(const struct cell *cell, struct console_report *rep, const
  * kernel has no line tables here (what to build or install). A hang's
  * "where" may be a stack scan's "?" frame: "reliable" says which.
  */
-static void add_decoded(const struct run_ctx *c, const struct cell *cell, const char *ex,
+static void add_decoded(const char *root, const struct decode_kernel *dk, const char *ex,
 			bool hang, json_t *o)
 {
 	struct decoder d;
 	struct decoded_frame fr;
 	char why[PATH_MAX + 256] = "", *dec = NULL;
 	double t0 = now_mono();
-	struct decode_kernel dk = kernel_decode_of(cell->p->k);
 	bool where;
 
-	if (ex && !decoder_find(c->root, &dk, &d, why, sizeof(why)))
+	if (ex && !decoder_find(root, dk, &d, why, sizeof(why)))
 		dec = decoder_run(&d, ex, why, sizeof(why));
 	json_object_set_new(o, "decoded", dec ? json_string(dec) : json_null());
 	where = dec && (hang ? decode_hang_frame(dec, &fr) : decode_allocator_frame(dec, &fr));
@@ -503,7 +502,32 @@ static void add_decoded(const struct run_ctx *c, const struct cell *cell, const 
 		json_object_set_new(o, "decode_s", json_real(now_mono() - t0));
 	else
 		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
+	json_object_del(o, "decode_pending");
 	free(dec);
+}
+
+/*
+ * The decoding of a report, left for later when this kernel has line
+ * tables (decode_stacktrace.sh takes seconds: cell_json_decode does it off
+ * the scheduler's path): "decode_pending": true and *pending set. Without
+ * line tables, "decoded": null and why, at once.
+ */
+static void defer_decoded(const struct run_ctx *c, const struct cell *cell, const char *ex,
+			  json_t *o, bool *pending)
+{
+	struct decode_kernel dk = kernel_decode_of(cell->p->k);
+	struct decoder d;
+	char why[PATH_MAX + 256] = "";
+
+	if (!ex || decoder_find(c->root, &dk, &d, why, sizeof(why))) {
+		add_decoded(c->root, &dk, NULL, false, o);
+		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
+		return;
+	}
+	json_object_set_new(o, "decoded", json_null());
+	json_object_set_new(o, "where", json_null());
+	json_object_set_new(o, "decode_pending", json_true());
+	*pending = true;
 }
 
 /*
@@ -549,7 +573,7 @@ static char *hang_lines(const json_t *hang)
 
 static json_t *crash_json(const struct run_ctx *c, const struct cell *cell,
 			  const struct boot_result *br, const struct console_report *rep,
-			  const char *src, const struct verdict_out *vo)
+			  const char *src, const struct verdict_out *vo, bool *decode)
 {
 	char *text = cell_file(cell, src), *ex = text ? console_excerpt(text, rep->lineno) : NULL;
 	double verdict_s = now_mono() - cell->t0;
@@ -559,7 +583,7 @@ static json_t *crash_json(const struct run_ctx *c, const struct cell *cell,
 			      "reports", rep->nreports);
 
 	json_object_set_new(o, "excerpt", ex ? json_string(ex) : json_null());
-	add_decoded(c, cell, ex, false, o);
+	defer_decoded(c, cell, ex, o, decode);
 	json_object_set_new(o, "under_overcommit", json_boolean(vo->under_overcommit));
 	json_object_set_new(o, "seen_host_s", num_or_null(live ? cell->crash_seen_s : NAN));
 	json_object_set_new(o, "verdict_host_s", num_or_null(verdict_s));
@@ -673,7 +697,8 @@ static bool add_boot_retry(const struct cell *cell, const struct verdict_in *vi,
  * console classifier (one table of signatures), into *title ("" when there
  * is no report); the cell.json "hang" object (a copy), NULL when not asked.
  */
-static json_t *hang_json(const struct run_ctx *c, const struct cell *cell, char *title, size_t n)
+static json_t *hang_json(const struct run_ctx *c, const struct cell *cell, char *title, size_t n,
+			 bool *decode)
 {
 	struct console_report rep;
 	char *text, *lines;
@@ -695,7 +720,7 @@ static json_t *hang_json(const struct run_ctx *c, const struct cell *cell, char 
 	/* Where they spin, to file:line as a crash's excerpt (issue 25). */
 	lines = hang_lines(o);
 	if (lines)
-		add_decoded(c, cell, lines, true, o);
+		defer_decoded(c, cell, lines, o, decode);
 	free(lines);
 	return o;
 }
@@ -704,7 +729,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 		struct cell_record *rec)
 {
 	char hang_title[256];
-	json_t *hang = hang_json(c, cell, hang_title, sizeof(hang_title));
+	json_t *hang;
 	struct console_report rep;
 	struct module_result mod;
 	struct verdict_out vo;
@@ -716,6 +741,8 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	json_t *j = json_object();
 	int rc = 0;
 
+	memset(rec, 0, sizeof(*rec));
+	hang = hang_json(c, cell, hang_title, sizeof(hang_title), &rec->decode_pending);
 	snprintf(path, sizeof(path), "%s/module.json", cell->p->dir);
 	have_mod = module_result_load(&mod, path, mod_err, sizeof(mod_err)) == 0;
 	glog = cell_file(cell, "guest.log");
@@ -744,12 +771,11 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	/* null: the shared boot went on to its next cell (cell.json "boot"). */
 	json_object_set_new(j, "qemu_exit", br->boot_goes_on ? json_null() : json_integer(br->qemu_exit));
 	if (vi.crash)
-		json_object_set_new(j, "crash", crash_json(c, cell, br, &rep, src, &vo));
+		json_object_set_new(j, "crash", crash_json(c, cell, br, &rep, src, &vo, &rec->decode_pending));
 	if (hang)
 		json_object_set_new(j, "hang", hang);
 	if (reason[0])
 		json_object_set_new(j, "runner_last", json_string(reason));
-	memset(rec, 0, sizeof(*rec));
 	snprintf(rec->verdict, sizeof(rec->verdict), "%s", vo.verdict);
 	snprintf(rec->signature, sizeof(rec->signature), "%s", vo.signature);
 	rec->boot_retry = add_boot_retry(cell, &vi, &vo, ph, j);
@@ -777,4 +803,45 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	free(dump);
 	json_decref(j);
 	return rc;
+}
+
+int cell_json_decode(const char *root, const struct decode_kernel *k, const char *dir,
+		     char *err, size_t n)
+{
+	char path[PATH_MAX + 32], *dump = NULL;
+	json_error_t je;
+	json_t *j, *o;
+	int rc = -1;
+
+	if (pathf_err(err, n, path, sizeof(path), "%s/cell.json", dir))
+		return -1;
+	j = json_load_file(path, 0, &je);
+	if (!j) {
+		fmt_cut(err, n, "%s: %s", path, je.text);
+		return -1;
+	}
+	if ((o = json_object_get(j, "crash")) &&
+	    json_is_true(json_object_get(o, "decode_pending")))
+		add_decoded(root, k, json_string_value(json_object_get(o, "excerpt")), false, o);
+	if ((o = json_object_get(j, "hang")) &&
+	    json_is_true(json_object_get(o, "decode_pending"))) {
+		char *lines = hang_lines(o);
+
+		add_decoded(root, k, lines, true, o);
+		free(lines);
+	}
+	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	if (!dump || write_file_atomic(path, dump, strlen(dump)))
+		fmt_cut(err, n, "cannot write %s", path);
+	else
+		rc = 0;
+	free(dump);
+	json_decref(j);
+	return rc;
+}
+
+bool cell_json_decode_pending(const json_t *cell_json)
+{
+	return json_is_true(json_object_get(json_object_get(cell_json, "crash"), "decode_pending")) ||
+	       json_is_true(json_object_get(json_object_get(cell_json, "hang"), "decode_pending"));
 }
