@@ -336,7 +336,7 @@ static int load_round(struct bs_ctx *c, const char *dir, struct bs_round *r)
 static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir,
 		     const char *done, double *wall)
 {
-	char exe[PATH_MAX], log[4096], txt[256];
+	char log[4096], txt[256];
 	const char *alt = getenv("HTAB_BISECT_RUN");
 	struct spawn_opts so = { .log = log, .null_stdin = true, .die_with_parent = true };
 	struct strv argv = { 0 };
@@ -356,9 +356,12 @@ static int run_round(struct bs_ctx *c, struct bs_step *s, int r, const char *dir
 	if (alt && *alt) {
 		strv_push(&argv, alt);
 	} else {
-		if (self_exe(exe, sizeof(exe)))
-			exe[0] = '\0';
-		strv_push(&argv, exe);
+		/*
+		 * This very program, even when its file was rebuilt (replaced)
+		 * while the bisect ran: the path /proc/self/exe reads would then
+		 * end " (deleted)" and not run.
+		 */
+		strv_push(&argv, "/proc/self/exe");
 		strv_push(&argv, "run");
 	}
 	strv_push(&argv, "--kernel");
