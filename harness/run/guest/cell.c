@@ -56,8 +56,17 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	key = cell_plan_snapshot_key(c, p, &q);
 	if (!key)
 		return -1;
-	rc = snapshot_valid(p->snap_dir, key) ? 0
-	     : snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, &harness_stop, info) ? -1 : 1;
+	rc = snapshot_valid(p->snap_dir, key) ? 0 : -1;
+	/*
+	 * A TCG boot can stall before its save point as a cell's can (the
+	 * verdict's boot retry): booted once more before the run gives up.
+	 */
+	for (int attempt = 1; rc && attempt <= (c->accel == ACCEL_TCG ? 2 : 1) && !harness_stop;
+	     attempt++) {
+		if (attempt > 1)
+			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
+		rc = snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, &harness_stop, info) ? -1 : 1;
+	}
 	free(key);
 	return rc;
 }
