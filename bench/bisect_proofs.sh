@@ -4,6 +4,9 @@
 # `fixed`:
 #   a  h1 h2 mut-lost-push h3 h4        -> step 3, by its FAIL signature
 #   b  h1 h2 h3 before-000 h4           -> step 4, by ops/s at 16 vCPUs
+#      (--worse-by 50: the seed measured 13.7x at 16 CPUs; a 10 % bound
+#      sits under TCG's noise there, 25 % sd/mean on 2 host cores, and
+#      left the harmless steps UNDECIDED after 10 rounds, bench/RESULTS.md)
 #   c  h1 mut-pop-no-recheck h2 h3      -> step 2, a bug few workloads kill
 #   d  h1 h2 h3 h4                      -> none, not a false culprit
 # h1..h4 are harmless edits of the same file, percpu_freelist.c (two renamed
@@ -76,7 +79,7 @@ for p in $proofs; do
 	   want=3 pred=(--signature "reinserted")
 	   matrix=(--cpus 4 --workload full_update --repeat 2) ;;
 	b) series b $h/h1.patch $h/h2.patch $h/h3.patch "$(bad_patch before-000)" $h/h4.patch
-	   want=4 pred=(--metric module.ops_per_sec --worse-by 10)
+	   want=4 pred=(--metric module.ops_per_sec --worse-by 50)
 	   matrix=(--cpus 16 --workload full_update --repeat 2) ;;
 	c) series c $h/h1.patch "$(bad_patch mut-pop-no-recheck)" $h/h2.patch $h/h3.patch
 	   want=2 pred=(--signature "NULL pointer dereference")
