@@ -285,12 +285,13 @@ static int sched_fill_pending(struct sched *s, const struct plan *p, bool skip_f
 		if (skip_finished && file_exists(path)) {
 			json_t *j = json_load_file(path, 0, NULL);
 			const struct kernel_res *k = kernel_find(s->c, p->cells[i].kernel);
+			bool pending = j && k && cell_json_decode_pending(j);
 
 			s->prog.done++;
 			progress_line(&s->prog, "%s: finished before (%s), not rerun%s", p->cells[i].id,
 				      j ? json_string_value(json_object_get(j, "verdict")) : "?",
-				      j && k && cell_json_decode_pending(j) ? "; its report decoded now" : "");
-			if (j && k && cell_json_decode_pending(j)) {
+				      pending ? "; its report decoded now" : "");
+			if (pending) {
 				*strrchr(path, '/') = '\0';
 				if (decode_queue_add(&s->decodes, path, k))
 					fprintf(stderr, "warning: %s: out of memory: its report stays decode_pending\n",

@@ -479,6 +479,15 @@ static int scan_crash(const struct cell *cell, struct console_report *rep, const
  * kernel has no line tables here (what to build or install). A hang's
  * "where" may be a stack scan's "?" frame: "reliable" says which.
  */
+/* A report not decoded: "decoded" and "where" null, and why. */
+static void set_undecoded(json_t *o, const char *why)
+{
+	json_object_set_new(o, "decoded", json_null());
+	json_object_set_new(o, "where", json_null());
+	json_object_set_new(o, "decode_why", json_string(why));
+	json_object_del(o, "decode_pending");
+}
+
 static void add_decoded(const char *root, const struct decode_kernel *dk, const char *ex,
 			bool hang, json_t *o)
 {
@@ -490,18 +499,19 @@ static void add_decoded(const char *root, const struct decode_kernel *dk, const 
 
 	if (ex && !decoder_find(root, dk, &d, why, sizeof(why)))
 		dec = decoder_run(&d, ex, why, sizeof(why));
-	json_object_set_new(o, "decoded", dec ? json_string(dec) : json_null());
-	where = dec && (hang ? decode_hang_frame(dec, &fr) : decode_allocator_frame(dec, &fr));
+	if (!dec) {
+		set_undecoded(o, ex ? why : "no excerpt");
+		return;
+	}
+	json_object_set_new(o, "decoded", json_string(dec));
+	where = hang ? decode_hang_frame(dec, &fr) : decode_allocator_frame(dec, &fr);
 	if (where)
 		json_object_set_new(o, "where", json_pack("{s:s, s:s, s:i, s:b}", "function", fr.func,
 							  "file", fr.file, "line", fr.line,
 							  "reliable", !fr.unreliable));
 	else
 		json_object_set_new(o, "where", json_null());
-	if (dec)
-		json_object_set_new(o, "decode_s", json_real(now_mono() - t0));
-	else
-		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
+	json_object_set_new(o, "decode_s", json_real(now_mono() - t0));
 	json_object_del(o, "decode_pending");
 	free(dec);
 }
@@ -520,8 +530,7 @@ static void defer_decoded(const struct run_ctx *c, const struct cell *cell, cons
 	char why[PATH_MAX + 256] = "";
 
 	if (!ex || decoder_find(c->root, &dk, &d, why, sizeof(why))) {
-		add_decoded(c->root, &dk, NULL, false, o);
-		json_object_set_new(o, "decode_why", json_string(ex ? why : "no excerpt"));
+		set_undecoded(o, ex ? why : "no excerpt");
 		return;
 	}
 	json_object_set_new(o, "decoded", json_null());
