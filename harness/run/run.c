@@ -813,6 +813,9 @@ int cmd_run(int argc, char **argv)
 		rc = 2;
 		goto cleanup;
 	}
+	if (p.left_out_callers)
+		fprintf(stderr, "note: %zu cell(s) of nmi/irq callers on an LRU or --prealloc 0 map, or of task callers on an LRU map, left out (the module refuses them)\n",
+			p.left_out_callers);
 	if (p.left_out && !p.n) {
 		fprintf(stderr, "error: --map-type lru_hash/lru_percpu_hash with --prealloc 0 only: LRU maps are always preallocated (valid: --prealloc 1)\n");
 		rc = 2;

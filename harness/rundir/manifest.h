@@ -23,7 +23,8 @@ struct plan_cell {
 struct plan {
 	struct plan_cell *cells;
 	size_t n;
-	size_t left_out;	/* crossings the kernel refuses (plan_build) */
+	size_t left_out;	/* crossings the kernel refuses (plan_build): LRU, prealloc 0 */
+	size_t left_out_callers;	/* crossings of callers and map the module refuses */
 	struct strv strings;	/* values the plan made (vCPU counts as text) */
 };
 

@@ -2,8 +2,10 @@
 # --callers is a matrix axis (issue 28), without a VM: each value is caller
 # kinds of kmod/callers.h joined with '+' in that list's order, kthread
 # first; a bad value is one line naming it and what is valid, exit 2,
-# nothing written; nmi/irq beside an LRU or non-preallocated map is refused
-# (the module would refuse the cell); a --modparam callers= beside the
+# nothing written; nmi/irq on an LRU or non-preallocated map, and task on
+# an LRU map, are crossings the plan leaves out (the module would refuse
+# the cell), and a callers value that no crossing of the run allows is
+# refused; a --modparam callers= beside the
 # option is refused; the default (kthread) keeps every old cell id, other
 # values get -c<value> after the map's suffixes and before -f<fault>
 # (tests/vm/test_callers.sh checks job.env); task callers (user-space
@@ -18,14 +20,14 @@ usage_error "--callers 'kthread+nmi+nmi': $valid" run --cpus 2 --callers kthread
 usage_error "--callers 'kthread+softirq': $valid" run --cpus 2 --callers kthread+softirq --out "$d/a"
 usage_error "--callers 'kthread+': $valid" run --cpus 2 --callers kthread+ --out "$d/a"
 usage_error "--callers: 'kthread' appears twice" run --cpus 2 --callers kthread,kthread --out "$d/a"
-usage_error "--callers kthread+nmi with --map-type lru_hash: nmi and irq callers need a hash or percpu_hash map" \
-	run --cpus 2 --callers kthread,kthread+nmi --map-type hash,lru_hash --out "$d/a"
-usage_error "--callers kthread+irq with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)" \
+usage_error "--callers kthread+nmi: no --map-type and --prealloc of this run has a cell for it: nmi and irq callers need a hash or percpu_hash map" \
+	run --cpus 2 --callers kthread,kthread+nmi --map-type lru_hash,lru_percpu_hash --out "$d/a"
+usage_error "--callers kthread+irq: no --map-type and --prealloc of this run has a cell for it: nmi and irq callers need a preallocated map (valid: --prealloc 1)" \
 	run --cpus 2 --callers kthread+irq --prealloc 0 --out "$d/a"
 usage_error "--modparam callers=kthread+nmi and --callers: give the callers one way (--callers)" \
 	run --cpus 2 --callers kthread+nmi --modparam callers=kthread+nmi --out "$d/a"
 usage_error "--callers 'kthread+task+irq': $valid" run --cpus 2 --callers kthread+task+irq --out "$d/a"
-usage_error "--callers kthread+task with --map-type lru_percpu_hash: task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)" \
+usage_error "--callers kthread+task: no --map-type and --prealloc of this run has a cell for it: task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)" \
 	run --cpus 2 --callers kthread+task --map-type lru_percpu_hash --out "$d/a"
 usage_error "--tasks-per-cpu '0': must be an integer 1..64" run --cpus 2 --callers kthread+task --tasks-per-cpu 0 --out "$d/a"
 usage_error "--tasks-per-cpu '65': must be an integer 1..64" run --cpus 2 --callers kthread+task --tasks-per-cpu 65 --out "$d/a"
@@ -50,7 +52,13 @@ echo "ok: --help names --callers"
 expect_eq "task plan" "$("$HT" run --plan-only --cpus 2 --callers kthread,kthread+task \
 	--prealloc 1,0 --tasks-per-cpu 8 | tr '\n' ' ')" \
 	"v2-full_update-distro-none-r0 v2-full_update-distro-none-r0-ckthread+task v2-full_update-distro-none-r0-p0 v2-full_update-distro-none-r0-p0-ckthread+task "
-usage_error "--callers kthread+nmi+task with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)" \
+usage_error "--callers kthread+nmi+task: no --map-type and --prealloc of this run has a cell for it: nmi and irq callers need a preallocated map (valid: --prealloc 1)" \
 	run --cpus 2 --callers kthread+nmi+task --prealloc 0 --out "$d/a"
+# Every caller mix on every map in one run: the refused crossings left out, with a note.
+expect_eq "mixed plan" "$("$HT" run --plan-only --cpus 2 --callers kthread,kthread+nmi,kthread+task \
+	--map-type hash,lru_hash --prealloc 1,0 2> "$d/plan.err" | tr '\n' ' ')" \
+	"v2-full_update-distro-none-r0 v2-full_update-distro-none-r0-ckthread+nmi v2-full_update-distro-none-r0-ckthread+task v2-full_update-distro-none-r0-p0 v2-full_update-distro-none-r0-p0-ckthread+task v2-full_update-distro-none-r0-mlru_hash "
+grep -q "^note: 3 cell(s) of nmi/irq callers on an LRU or --prealloc 0 map, or of task callers on an LRU map, left out" "$d/plan.err" ||
+	fail "no note of the left-out caller cells: $(cat "$d/plan.err")"
 "$HT" run --help | grep -q -- "--tasks-per-cpu" || fail "--help lacks --tasks-per-cpu"
 echo "ok: --help names --tasks-per-cpu"

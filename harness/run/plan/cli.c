@@ -920,32 +920,45 @@ static bool axis_set(const struct run_opts *o, int a)
 	return false;
 }
 
+bool callers_map_possible(const char *callers, const char *map_type, const char *prealloc,
+			  const char **why)
+{
+	bool irq = callers && (callers_has_kind(callers, "nmi") || callers_has_kind(callers, "irq"));
+	bool task = callers && callers_has_kind(callers, "task");
+
+	if ((irq || task) && map_type && map_type_is_lru(map_type)) {
+		*why = irq ? "nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)"
+			   : "task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)";
+		return false;
+	}
+	if (irq && prealloc && !strcmp(prealloc, "0")) {
+		*why = "nmi and irq callers need a preallocated map (valid: --prealloc 1)";
+		return false;
+	}
+	return true;
+}
+
 /*
- * The interrupt-context callers run on preallocated hash and percpu_hash
- * maps only, the task callers on hash and percpu_hash maps (kmod/callers.c
- * says why); the module would refuse the cell.
+ * The plan leaves out the crossings of --callers with --map-type and
+ * --prealloc the module refuses (callers_map_possible); a callers value
+ * with no possible cell at all is an error naming what it needs.
  */
 static int check_callers_map(const struct run_opts *o)
 {
 	for (size_t i = 0; i < o->callers_list.n; i++) {
-		const char *v = o->callers_list.v[i];
-		bool irq = callers_has_kind(v, "nmi") || callers_has_kind(v, "irq");
+		const char *v = o->callers_list.v[i], *why = NULL;
+		bool any = false;
 
 		if (axis_is_default(AX_CALLERS, v))
 			continue;
 		for (size_t k = 0; k < o->map_types.n; k++)
-			if (map_type_is_lru(o->map_types.v[k])) {
-				fprintf(stderr, irq ? "error: --callers %s with --map-type %s: nmi and irq callers need a hash or percpu_hash map (LRU lists take locks an NMI can deadlock on)\n" :
-					"error: --callers %s with --map-type %s: task callers need a hash or percpu_hash map (an LRU map evicts the keys whose presence they check)\n",
-					v, o->map_types.v[k]);
-				return -1;
-			}
-		for (size_t k = 0; irq && k < o->preallocs.n; k++)
-			if (!strcmp(o->preallocs.v[k], "0")) {
-				fprintf(stderr, "error: --callers %s with --prealloc 0: nmi and irq callers need a preallocated map (valid: --prealloc 1)\n",
-					v);
-				return -1;
-			}
+			for (size_t l = 0; l < o->preallocs.n; l++)
+				any |= callers_map_possible(v, o->map_types.v[k], o->preallocs.v[l], &why);
+		if (!any) {
+			fprintf(stderr, "error: --callers %s: no --map-type and --prealloc of this run has a cell for it: %s\n",
+				v, why);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -69,6 +69,14 @@ struct run_opts {
 extern const char *const workload_names[];
 /* Does the --callers value (kinds joined with '+') hold kind? */
 bool callers_has_kind(const char *value, const char *kind);
+/*
+ * Is a cell of callers (NULL: the default) possible on map_type with
+ * prealloc ("0"/"1")? The module refuses nmi and irq callers but on a
+ * preallocated hash or percpu_hash map, and task callers on an LRU map.
+ * *why, when it is not: what the callers need.
+ */
+bool callers_map_possible(const char *callers, const char *map_type, const char *prealloc,
+			  const char **why);
 /* The matrix `run` plans without --cpus (make run). */
 extern const int default_cpus[];
 extern const int ndefault_cpus;

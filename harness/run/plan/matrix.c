@@ -43,12 +43,25 @@ static const char **axis_values(const struct run_opts *o, int a, struct plan *p,
 /*
  * Crossings of the axes that are no cell: the kernel refuses an LRU map
  * without preallocation (htab_map_alloc_check(): EINVAL), so
- * `--map-type hash,lru_hash --prealloc 1,0` means the three others.
+ * `--map-type hash,lru_hash --prealloc 1,0` means the three others; the
+ * module refuses interrupt callers on an LRU or unpreallocated map and
+ * task callers on an LRU map (callers_map_possible), so `--callers
+ * kthread,kthread+nmi --map-type hash,lru_hash` runs nmi callers on hash.
  */
-static bool cell_possible(const struct plan_cell *c)
+static bool cell_possible(const struct plan_cell *c, struct plan *p)
 {
-	return !(c->ax[AX_MAP_TYPE] && !strncmp(c->ax[AX_MAP_TYPE], "lru", 3) &&
-		 c->ax[AX_PREALLOC] && !strcmp(c->ax[AX_PREALLOC], "0"));
+	const char *why;
+
+	if (c->ax[AX_MAP_TYPE] && !strncmp(c->ax[AX_MAP_TYPE], "lru", 3) &&
+	    c->ax[AX_PREALLOC] && !strcmp(c->ax[AX_PREALLOC], "0")) {
+		p->left_out++;
+		return false;
+	}
+	if (!callers_map_possible(c->ax[AX_CALLERS], c->ax[AX_MAP_TYPE], c->ax[AX_PREALLOC], &why)) {
+		p->left_out_callers++;
+		return false;
+	}
+	return true;
 }
 
 int plan_build(const struct run_opts *o, struct plan *p)
@@ -92,10 +105,9 @@ int plan_build(const struct run_opts *o, struct plan *p)
 			}
 			c->vcpus = atoi(c->vcpus_text);
 			cell_id_format(c->id, sizeof(c->id), c->ax, r);
-			if (!cell_possible(c)) {
+			if (!cell_possible(c, p)) {
 				memset(c, 0, sizeof(*c));
 				k--;
-				p->left_out++;
 			}
 			/* The innermost loop turns first. */
 			for (l = AX_NR - 1; l >= 0; l--) {
