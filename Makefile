@@ -198,8 +198,8 @@ bisect-proofs: all image
 false-alarms: all image
 	bench/false_alarms.sh
 
-# Coverage of the allocator (issue 16): every workload at 4 vCPUs on the
-# `coverage` kernel (gcov counters in percpu_freelist.c, hashtab.c,
+# Coverage of the allocator (issue 16): every workload at 4 vCPUs, kthreads
+# and NMI callers together (issue 28), on the `coverage` kernel (gcov counters in percpu_freelist.c, hashtab.c,
 # bpf_lru_list.c, memalloc.c; built on demand by the harness), then the
 # workload x function table and the merged percentages of percpu_freelist.c
 # and hashtab.c (bench/coverage/run.sh: COVERAGE_OUT=, COVERAGE_DURATION=, ...).

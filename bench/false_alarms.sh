@@ -1,6 +1,6 @@
 #!/bin/bash
 # Zero false alarms on Debian's kernels of every line (`make false-alarms`):
-# every workload x map type x prealloc at 4 vCPUs on distro-6.1,
+# every workload x map type x prealloc x caller mix at 4 vCPUs on distro-6.1,
 # distro-6.12 and distro-6.12-rt (PREEMPT_RT) in one run, then one table:
 # a row per workload/map/prealloc, a column per kernel, the verdict per
 # repeat. These kernels carry no planted bug, so every cell must PASS; a
@@ -9,8 +9,10 @@
 #
 # Environment: FA_KERNELS (default every distro label of
 # vm-images/kernel-lines.sh), FA_CPUS (4), FA_REPEAT (1), FA_DURATION (3 s),
-# FA_WORKLOADS (default every workload), FA_OUT (run directory), FA_ARGS
-# (more `run` options, word-split).
+# FA_WORKLOADS (default every workload), FA_CALLERS (`run --callers`,
+# default kthread; e.g. kthread,kthread+nmi,kthread+irq,kthread+task: the
+# plan leaves out the maps a mix cannot run on), FA_OUT (run directory),
+# FA_ARGS (more `run` options, word-split).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . bench/lib/relpath.sh
@@ -19,24 +21,26 @@ out=${FA_OUT:-results/false-alarms-$(date +%Y%m%d-%H%M%S)}
 kernels=${FA_KERNELS:-$(vm-images/kernel-lines.sh labels | paste -sd, -)}
 workloads=${FA_WORKLOADS:-$(./harness/htab-torture run --help 2>&1 |
 	sed -n 's/^workloads: //p' | tr ' ' ',')}
+callers=${FA_CALLERS:-kthread}
 [ -n "$kernels" ] && [ -n "$workloads" ] || { echo "false-alarms: no kernels or no workloads" >&2; exit 2; }
 t0=$(date +%s)
 ./harness/htab-torture run --cpus "${FA_CPUS:-4}" --workload "$workloads" --kernel "$kernels" \
-	--map-type hash,percpu_hash,lru_hash,lru_percpu_hash --prealloc 1,0 \
+	--map-type hash,percpu_hash,lru_hash,lru_percpu_hash --prealloc 1,0 --callers "$callers" \
 	--repeat "${FA_REPEAT:-1}" --duration "${FA_DURATION:-3}" --bpftrace none \
 	--out "$out" ${FA_ARGS:-}
 [ $? -eq 2 ] && exit 2
 wall=$(( $(date +%s) - t0 ))
 planned=$(./harness/htab-torture run --cpus "${FA_CPUS:-4}" --workload "$workloads" --kernel "$kernels" \
-	--map-type hash,percpu_hash,lru_hash,lru_percpu_hash --prealloc 1,0 --repeat "${FA_REPEAT:-1}" \
-	--plan-only --json 2> /dev/null | jq length)
+	--map-type hash,percpu_hash,lru_hash,lru_percpu_hash --prealloc 1,0 --callers "$callers" \
+	--repeat "${FA_REPEAT:-1}" --plan-only --json 2> /dev/null | jq length)
 
-# kernel, workload/map/prealloc, repeat, verdict, signature, accel, release
-cells=$(jq -r '[.kernel, .workload + "/" + .map_type + "/p" + (.prealloc|tostring),
+# kernel, workload/map/prealloc[/callers], repeat, verdict, signature, accel, release
+cells=$(jq -r '[.kernel, .workload + "/" + .map_type + "/p" + (.prealloc|tostring) +
+	(if (.callers // "kthread") == "kthread" then "" else "/" + .callers end),
 	(.repeat|tostring), .verdict, (.signature // "" | gsub("[\t\n]"; " ") | .[0:90]),
 	.accel, .kernel_release] | @tsv' "$out"/*/cell.json)
 echo
-echo "# False alarms: every workload x map x prealloc, ${FA_CPUS:-4} vCPUs, ${FA_REPEAT:-1} repeat(s), ${FA_DURATION:-3} s a cell, accel $(cut -f6 <<<"$cells" | sort -u | paste -sd/ -)"
+echo "# False alarms: every workload x map x prealloc x callers $callers, ${FA_CPUS:-4} vCPUs, ${FA_REPEAT:-1} repeat(s), ${FA_DURATION:-3} s a cell, accel $(cut -f6 <<<"$cells" | sort -u | paste -sd/ -)"
 echo "# (tcg: emulated)"
 awk -F'\t' -v km="$kernels" '
 	{ v[$1 SUBSEP $2] = v[$1 SUBSEP $2] (v[$1 SUBSEP $2] == "" ? "" : "/") $4
@@ -45,13 +49,13 @@ awk -F'\t' -v km="$kernels" '
 	  if ($4 != "PASS") bad[++nb] = $1 "  " $2 "  r" $3 "  " $4 "  " $5 }
 	END {
 		nk = split(km, K, ",")
-		printf "%-36s", "workload/map/prealloc"
+		printf "%-48s", "workload/map/prealloc[/callers]"
 		for (k = 1; k <= nk; k++) printf " %-24s", K[k]
-		printf "\n%-36s", ""
+		printf "\n%-48s", ""
 		for (k = 1; k <= nk; k++) printf " %-24s", rel[K[k]]
 		printf "\n"
 		for (i = 1; i <= nr; i++) {
-			printf "%-36s", rows[i]
+			printf "%-48s", rows[i]
 			for (k = 1; k <= nk; k++) printf " %-24s", v[K[k] SUBSEP rows[i]] == "" ? "-" : v[K[k] SUBSEP rows[i]]
 			printf "\n"
 		}

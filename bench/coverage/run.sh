@@ -13,7 +13,10 @@
 # list, default every workload), COVERAGE_MAP_TYPES (comma list, default all
 # four: bpf_lru_list.c and the per-CPU value paths are only reached through
 # them), COVERAGE_PREALLOC (1,0: memalloc.c is the non-preallocated maps'),
-# COVERAGE_LINE (a kernel line, e.g. 6.12: its LINE/coverage kernel).
+# COVERAGE_LINE (a kernel line, e.g. 6.12: its LINE/coverage kernel),
+# COVERAGE_CALLERS (`run --callers`, default kthread+nmi: the kthreads and
+# map ops from NMI in one cell, so the NMI half of percpu_freelist.c is
+# counted with the rest), COVERAGE_FAULT (`run --fault`, default none).
 # Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
 # the report or a coverage figure is missing.
 set -uo pipefail
@@ -22,7 +25,8 @@ cd "$(dirname "$0")/../.." || exit 2
 
 : "${COVERAGE_OUT:=results/coverage-$(date +%Y%m%d-%H%M%S)}" "${COVERAGE_CPUS:=4}" \
 	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}" \
-	"${COVERAGE_MAP_TYPES:=hash,percpu_hash,lru_hash,lru_percpu_hash}" "${COVERAGE_PREALLOC:=1,0}"
+	"${COVERAGE_MAP_TYPES:=hash,percpu_hash,lru_hash,lru_percpu_hash}" "${COVERAGE_PREALLOC:=1,0}" \
+	"${COVERAGE_CALLERS:=kthread+nmi}" "${COVERAGE_FAULT:=none}"
 out=$COVERAGE_OUT
 # The workloads `run` knows (its --help lists kmod/workloads.h's).
 : "${COVERAGE_WORKLOADS:=$(./harness/htab-torture run --help 2>&1 | sed -n 's/^workloads: //p' | tr ' ' ',')}"
@@ -32,6 +36,7 @@ t0=$(date +%s)
 ./harness/htab-torture run --coverage ${COVERAGE_LINE:+--kernel "$COVERAGE_LINE/coverage"} \
 	--cpus "$COVERAGE_CPUS" --workload "$COVERAGE_WORKLOADS" \
 	--map-type "$COVERAGE_MAP_TYPES" --prealloc "$COVERAGE_PREALLOC" \
+	--callers "$COVERAGE_CALLERS" --fault "$COVERAGE_FAULT" \
 	--repeat "$COVERAGE_REPEAT" --duration "$COVERAGE_DURATION" --bpftrace none --out "$out"
 rc=$?
 [ $rc -eq 2 ] && exit 2
