@@ -361,14 +361,22 @@ static void bug_what(const char *p, char *out, size_t n)
 /* "use-after-free in func+0x3c/0xb0" -> "use-after-free in func": offsets differ by build. */
 static void rest_sym(const char *p, char *out, size_t n)
 {
-	const char *last = strrchr(p, ' ');
-	char f[128];
+	char buf[LINE_MAX_MATCH], f[128], *mod;
+	const char *last;
 
+	/* a module's function: "func+0x…/0x… [mod]", titled "func" as the kernel's are */
+	snprintf(buf, sizeof(buf), "%s", p);
+	mod = strrchr(buf, '[');
+	if (mod && mod > buf && mod[-1] == ' ' && mod[strcspn(mod, "]")] == ']' &&
+	    !mod[strcspn(mod, "]") + 1])
+		mod[-1] = '\0';
+	p = buf;
+	last = strrchr(p, ' ');
 	last = last ? last + 1 : p;
 	if (symbol_of(last, f, sizeof(f)))
-		snprintf(out, n, "%.*s%s", (int)(last - p), p, f);
+		fmt_cut(out, n, "%.*s%s", (int)(last - p), p, f);
 	else
-		snprintf(out, n, "%s", p);
+		fmt_cut(out, n, "%s", p);
 }
 
 /* "WARNING: CPU: 0 PID: 1 at file.c:12 func+0x0/0x10": "func", else "file.c:12". */

@@ -134,6 +134,9 @@ static void test_inline_titles(void **s)
 	assert_int_equal(console_scan("[ 2.0] BUG: KFENCE: use-after-free read in htab_map_lookup_elem+0x4f/0x90\n", &r), 1);
 	assert_int_equal(r.kind, CK_KFENCE);
 	assert_string_equal(r.signature, "KFENCE: use-after-free read in htab_map_lookup_elem");
+	/* a module's function: titled without its module, as the kernel's are */
+	assert_int_equal(console_scan("[ 2.5] BUG: KFENCE: out-of-bounds read in test_out_of_bounds_read+0xef/0x120 [kfence_test]\n", &r), 1);
+	assert_string_equal(r.signature, "KFENCE: out-of-bounds read in test_out_of_bounds_read");
 	assert_int_equal(console_scan("[ 3.0] UBSAN: array-index-out-of-bounds in kernel/bpf/hashtab.c:612:9\n"
 				      "[ 3.1] index 8 is out of range for type 'u32 [8]'\n"
 				      "[ 3.2] Call Trace:\n[ 3.3]  <TASK>\n[ 3.4]  dump_stack_lvl+0x33/0x42\n"
