@@ -244,6 +244,23 @@ lkdtm:*) lkdtm=/sys/kernel/debug/provoke-crash/DIRECT
 	log "runner: $TEST_ACTION"
 	echo "${TEST_ACTION#lkdtm:}" > "$lkdtm" || log "runner: $lkdtm refused ${TEST_ACTION#lkdtm:}"
 	sleep 2 ;;
+# kmodule:NAME: NAME.ko of the kernel's own build (KDIR, the tree the module
+# was built in), e.g. kfence_test: KFENCE's KUnit suite, whose first test's
+# use of a KFENCE-guarded object is a real KFENCE report (with KASAN on, a
+# use-after-free lkdtm provokes is KASAN's, never KFENCE's). The build's
+# modules.order names its modules (NAME.ko in 6.1, NAME.o in 6.12): one
+# file read over 9p, not a search of the tree.
+kmodule:*) name=${TEST_ACTION#kmodule:}
+	rel=$(grep -E "(^|/)$name\.k?o\$" "$KDIR/modules.order" 2>/dev/null | head -n 1)
+	ko=$KDIR/${rel%.*}.ko
+	if [ -z "$rel" ] || [ ! -f "$ko" ]; then
+		mods=$(sed 's,.*/,,; s,\.k\{0,1\}o$,,' "$KDIR/modules.order" 2>/dev/null | sort | paste -sd ' ')
+		log "runner: $TEST_ACTION: no $name.ko in $KDIR (modules there: ${mods:-none}; run --sanitizers on)"
+		finish 2
+	fi
+	log "runner: $TEST_ACTION: insmod $ko"
+	insmod "$ko" 2> "$cell/insmod.err" || log "runner: insmod $ko refused: $(cat "$cell/insmod.err")"
+	sleep 2 ;;
 esac
 
 # A custom job (tests, or a user's own sequence) replaces the standard

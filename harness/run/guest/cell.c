@@ -179,8 +179,9 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		   cell->p->attach_timeout_s, cell->p->run_timeout_s, cell->p->noise_cmd);
 	if (run_has_faults(c->o))
 		sb_append(&b, "BPFTRACE_FORM=kprobe\n");
-	if (cell->p->test_action)
-		sb_appendf(&b, "TEST_ACTION=%s\n", cell->p->test_action);
+	if (cell->p->test_action)	/* KDIR: where kmodule:NAME looks for NAME.ko */
+		sb_appendf(&b, "TEST_ACTION=%s\nKDIR='%s'\n", cell->p->test_action,
+			   cell->p->k->kdir);
 	if (c->o->job_script)
 		sb_appendf(&b, "JOB_SCRIPT='%s'\n", c->o->job_script);
 	if (cell->ops->job_env)

@@ -194,8 +194,9 @@ static const struct opt_spec run_opts_table[] = {
 	  "the guest runner sources PATH instead of the insmod sequence\n"
 	  "(the cell passes when it returns 0)" },
 	{ "test-action", OPT_TEST_ACTION, "A[,A...]", TEST_GROUP,
-	  "an axis: panic, hang, warn, none or lkdtm:NAME (makes the guest do it;\n"
-	  "lkdtm:NAME writes NAME to LKDTM's provoke-crash/DIRECT: --sanitizers on)" },
+	  "an axis: panic, hang, warn, none, lkdtm:NAME or kmodule:NAME (makes the\n"
+	  "guest do it; lkdtm:NAME writes NAME to LKDTM's provoke-crash/DIRECT,\n"
+	  "kmodule:NAME inserts NAME.ko of the kernel's build: --sanitizers on)" },
 	{ "help", 'h', NULL, "help", "this text" },
 };
 #define NRUN_OPTS (sizeof(run_opts_table) / sizeof(run_opts_table[0]))
@@ -365,23 +366,42 @@ cleanup:
 }
 
 static bool noise_valid(const char *s) { return noise_find(s) != NULL; }
-/* "lkdtm:NAME": one of LKDTM's crash types (a kernel built with --sanitizers on has LKDTM). */
-static bool lkdtm_action(const char *s)
-{
-	const char *n = s + strlen("lkdtm:");
+/* Test actions with an argument, PREFIX:NAME: one list, read by the check
+   and by the help. lkdtm:NAME writes NAME to LKDTM's provoke-crash/DIRECT
+   (a kernel built with --sanitizers on has LKDTM); kmodule:NAME inserts
+   NAME.ko from the kernel's own build (--sanitizers on builds kfence_test,
+   KFENCE's KUnit suite). The guest checks the name against the kernel. */
+static const struct {
+	const char *prefix, *example;
+	int (*is_char)(int c);	/* NAME's letters: upper (an LKDTM type) or lower (a module) */
+} test_action_args[] = {
+	{ "lkdtm:", "lkdtm:READ_AFTER_FREE", isupper },
+	{ "kmodule:", "kmodule:kfence_test", islower },
+};
 
-	if (strncmp(s, "lkdtm:", strlen("lkdtm:")) || !*n)
-		return false;
-	for (; *n; n++)
-		if (!isupper((unsigned char)*n) && !isdigit((unsigned char)*n) && *n != '_')
-			return false;
-	return true;
+static bool test_action_arg(const char *s)
+{
+	for (size_t i = 0; i < sizeof(test_action_args) / sizeof(test_action_args[0]); i++) {
+		size_t l = strlen(test_action_args[i].prefix);
+		const char *n = s + l;
+
+		if (strncmp(s, test_action_args[i].prefix, l) || !*n)
+			continue;
+		for (; *n; n++)
+			if (!test_action_args[i].is_char((unsigned char)*n) &&
+			    !isdigit((unsigned char)*n) && *n != '_')
+				return false;
+		return true;
+	}
+	return false;
 }
-static bool test_action_valid(const char *s) { return in_list(test_actions, s) || lkdtm_action(s); }
+static bool test_action_valid(const char *s) { return in_list(test_actions, s) || test_action_arg(s); }
 static void print_test_actions(FILE *f)
 {
 	print_list(f, test_actions);
-	fprintf(f, ", lkdtm:NAME (an LKDTM crash type, e.g. lkdtm:READ_AFTER_FREE; --sanitizers on)");
+	for (size_t i = 0; i < sizeof(test_action_args) / sizeof(test_action_args[0]); i++)
+		fprintf(f, ", %sNAME (e.g. %s; --sanitizers on)", test_action_args[i].prefix,
+			test_action_args[i].example);
 }
 static void print_workloads(FILE *f) { print_list(f, workload_names); }
 static bool workload_valid(const char *s) { return in_list(workload_names, s); }
