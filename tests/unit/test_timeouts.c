@@ -62,6 +62,38 @@ static void test_tcg(void **s)
 	expect(plan(ACCEL_TCG, false, 0, 3, 0, 2, "none"), 66 + 0 + 65 + 30, 126, 60, 65);
 }
 
+/* A KASAN kernel (its .config) boots ~4x as long: its boot budget, and the limits built on it, grow. */
+static void test_kasan_boot(void **s)
+{
+	struct run_opts o;
+	struct run_ctx c;
+	struct kernel_res k;
+	struct cell_plan cell;
+
+	(void)s;
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	memset(&k, 0, sizeof(k));
+	memset(&cell, 0, sizeof(cell));
+	c.o = &o;
+	c.accel = ACCEL_TCG;
+	c.bt_paths.n = 1;
+	c.duration_s = 3;
+	k.kasan = true;
+	cell.k = &k;
+	cell.vcpus = 4;
+	cell.noise = "none";
+	cell_plan_timeouts(&c, &cell);
+	/* boot 4 x 72 = 288, attach 60, run 67: 288 + 60 + 67 + 30; quiet 60 + 288 */
+	assert_int_equal(cell.boot_budget_s, 288);
+	assert_int_equal(cell.timeout_s, 445);
+	assert_int_equal(cell.quiet_s, 348);
+	/* the same kernel without KASAN: as test_tcg */
+	k.kasan = false;
+	cell_plan_timeouts(&c, &cell);
+	assert_int_equal(cell.boot_budget_s, 72);
+}
+
 /* Noise on every vCPU doubles the TCG attach budget, and only there. */
 static void test_noise_slows_attach_under_tcg(void **s)
 {
@@ -108,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcg),
+		cmocka_unit_test(test_kasan_boot),
 		cmocka_unit_test(test_noise_slows_attach_under_tcg),
 		cmocka_unit_test(test_kvm),
 		cmocka_unit_test(test_target_host),

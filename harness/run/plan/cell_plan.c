@@ -25,6 +25,9 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
 	int longest_quiet;
 
+	/* KASAN's shadow checks make every boot ~4x as long (kernels.c) */
+	if (p->k && p->k->kasan && !c->target_host)
+		boot *= 4;
 	p->boot_budget_s = boot;
 	/* Noise on every vCPU slows bpftrace's start-up under TCG. */
 	if (attach && tcg && strcmp(p->noise, "none"))

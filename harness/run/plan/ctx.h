@@ -30,6 +30,7 @@ struct kernel_res {
 	long lpj;			/* preset on the command line (lpj=); 0: none */
 	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
 	char snap_files[24];		/* --restore: the files' part of a snapshot key (run/guest/snapshot.h) */
+	bool kasan;			/* its .config has CONFIG_KASAN=y: a boot takes ~4x as long */
 };
 
 #define MAX_KERNELS 16
