@@ -61,7 +61,7 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	 * A TCG boot can stall before its save point as a cell's can (the
 	 * verdict's boot retry): booted once more before the run gives up.
 	 */
-	for (int attempt = 1; rc && attempt <= (c->accel == ACCEL_TCG ? 2 : 1) && !harness_stop;
+	for (int attempt = 1; rc < 0 && attempt <= (c->accel == ACCEL_TCG ? 2 : 1) && !harness_stop;
 	     attempt++) {
 		if (attempt > 1)
 			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
