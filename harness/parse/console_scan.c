@@ -115,7 +115,12 @@ static bool boring_frame(const char *f)
 		"__lock_acquire", "watchdog_timer_fn", "__hrtimer_run_queues",
 		"hrtimer_interrupt", "update_process_times", "tick_*", "__do_softirq",
 		"do_softirq*", "panic", "ubsan_*", "__ubsan_*", "__list_add_valid*",
-		"__list_del_entry_valid*", NULL,
+		"__list_del_entry_valid*",
+		/* KASAN's checks, the timer's reprogramming, a wait for other CPUs'
+		   IPIs (a TLB flush): where a KASAN guest's hung CPUs were seen, not
+		   what they did */
+		"__asan_*", "kasan_*", "__kasan_*", "lapic_*", "clockevents_*",
+		"smp_call_function*", "on_each_cpu*", "do_kernel_range_flush", "flush_tlb_*", NULL,
 	};
 
 	for (const char *const *p = names; *p; p++) {
@@ -207,6 +212,26 @@ static bool vcpu_func(const char *l, const char *state, char *out, size_t n)
  * their caller is the story) only when there is nothing else; a tie goes
  * to the lower CPU.
  */
+/*
+ * A vCPU line's function (vcpu_func); when its RIP is a boring frame (a
+ * KASAN check, a lock), the first frame of its stack scan ("  ? f+0x…")
+ * that is not: the code that called it.
+ */
+static bool vcpu_story(const struct lines *L, size_t i, const char *state, char *out, size_t n)
+{
+	if (!vcpu_func(L->s[i], state, out, n))
+		return false;
+	for (size_t j = i + 1; boring_frame(out) && j < L->n && !strncmp(L->s[j], "  ? ", 4); j++) {
+		char f[128];
+
+		if (symbol_of(L->s[j] + 4, f, sizeof(f)) && !boring_frame(f)) {
+			snprintf(out, n, "%s", f);
+			break;
+		}
+	}
+	return true;
+}
+
 static bool cpus_func(const struct lines *L, size_t from, char *out, size_t n)
 {
 	for (const char *const *st = (const char *const[]){ "spinning", "running", NULL }; *st; st++) {
@@ -216,10 +241,10 @@ static bool cpus_func(const struct lines *L, size_t from, char *out, size_t n)
 			char f[128], g[128];
 			int count = 0, boring;
 
-			if (!vcpu_func(L->s[i], *st, f, sizeof(f)))
+			if (!vcpu_story(L, i, *st, f, sizeof(f)))
 				continue;
 			for (size_t j = from + 1; j < L->n && strncmp(L->s[j], "--- ", 4); j++)
-				count += vcpu_func(L->s[j], *st, g, sizeof(g)) && !strcmp(f, g);
+				count += vcpu_story(L, j, *st, g, sizeof(g)) && !strcmp(f, g);
 			boring = boring_frame(f);
 			if (boring < best_boring || (boring == best_boring && count > best)) {
 				snprintf(out, n, "%s", f);
