@@ -14,9 +14,11 @@
 # four: bpf_lru_list.c and the per-CPU value paths are only reached through
 # them), COVERAGE_PREALLOC (1,0: memalloc.c is the non-preallocated maps'),
 # COVERAGE_LINE (a kernel line, e.g. 6.12: its LINE/coverage kernel),
-# COVERAGE_CALLERS (`run --callers`, default kthread+nmi: the kthreads and
-# map ops from NMI in one cell, so the NMI half of percpu_freelist.c is
-# counted with the rest), COVERAGE_FAULT (`run --fault`, default none).
+# COVERAGE_CALLERS (`run --callers`, default kthread,kthread+nmi: every
+# map with kthreads, and the preallocated hash maps again with map ops from
+# NMI, so the NMI half of percpu_freelist.c is counted with the rest; the
+# plan leaves nmi out of LRU and unpreallocated maps), COVERAGE_FAULT (`run
+# --fault`, default none).
 # Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
 # the report or a coverage figure is missing.
 set -uo pipefail
@@ -26,7 +28,7 @@ cd "$(dirname "$0")/../.." || exit 2
 : "${COVERAGE_OUT:=results/coverage-$(date +%Y%m%d-%H%M%S)}" "${COVERAGE_CPUS:=4}" \
 	"${COVERAGE_DURATION:=3}" "${COVERAGE_REPEAT:=1}" \
 	"${COVERAGE_MAP_TYPES:=hash,percpu_hash,lru_hash,lru_percpu_hash}" "${COVERAGE_PREALLOC:=1,0}" \
-	"${COVERAGE_CALLERS:=kthread+nmi}" "${COVERAGE_FAULT:=none}"
+	"${COVERAGE_CALLERS:=kthread,kthread+nmi}" "${COVERAGE_FAULT:=none}"
 out=$COVERAGE_OUT
 # The workloads `run` knows (its --help lists kmod/workloads.h's).
 : "${COVERAGE_WORKLOADS:=$(./harness/htab-torture run --help 2>&1 | sed -n 's/^workloads: //p' | tr ' ' ',')}"
