@@ -21,7 +21,7 @@ struct kernel_res {
 	char tree_describe[128];	/* its `git describe --always --dirty`, "" if not git */
 	char image[PATH_MAX];		/* "" with --target host */
 	char release[128];
-	char kdir[PATH_MAX];		/* what the module was built against ("" if given) */
+	char kdir[PATH_MAX];		/* its tree or headers ("" if not known) */
 	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
 	char module[PATH_MAX];
 	char initrd[PATH_MAX];

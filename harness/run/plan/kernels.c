@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "lib/fnv.h"
@@ -161,6 +162,65 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	return 0;
 }
 
+/* build.info's KEY=value line of a variant's build directory, into out. */
+static int build_info_value(const char *info, const char *key, char *out, size_t n)
+{
+	char line[PATH_MAX + 64];
+	size_t kl = strlen(key);
+	FILE *f = fopen(info, "r");
+	int rc = -1;
+
+	if (!f)
+		return -1;
+	while (rc && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, kl) || line[kl] != '=')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		rc = snprintf(out, n, "%s", line + kl + 1) < (int)n ? 0 : -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+/*
+ * The tree a given image was built in, when it is one the kit knows: a
+ * variant's build directory (build.info's kdir=, while that tree still holds
+ * the same build) or a distro image in BOOT/ beside its headers in
+ * usr/src/linux-headers-RELEASE. What the label would have resolved, so a
+ * repro's job.env (KDIR), its KASAN budget and its decoding are the cell's.
+ */
+static void given_image_kdir(struct kernel_res *k)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], hash[80], *slash, *stamp;
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", k->image);
+	if (!(slash = strrchr(dir, '/')))
+		return;
+	*slash = '\0';
+	if (pathf(path, sizeof(path), "%s/build.info", dir) == 0 && file_exists(path)) {
+		if (build_info_value(path, "kdir", k->kdir, sizeof(k->kdir)) ||
+		    build_info_value(path, "hash", hash, sizeof(hash)) ||
+		    pathf(path, sizeof(path), "%s/.htab-hash", k->kdir)) {
+			k->kdir[0] = '\0';
+			return;
+		}
+		stamp = read_file(path, NULL);
+		if (!stamp || strncmp(stamp, hash, strlen(hash)))
+			k->kdir[0] = '\0';
+		free(stamp);
+		return;
+	}
+	/* ROOT/boot/vmlinuz-RELEASE: ROOT/usr/src/linux-headers-RELEASE */
+	if (strncmp(slash + 1, "vmlinuz-", 8) || !(slash = strrchr(dir, '/')) ||
+	    strcmp(slash, "/boot"))
+		return;
+	*slash = '\0';
+	if (pathf(k->kdir, sizeof(k->kdir), "%s/usr/src/linux-headers-%s", dir, k->release) ||
+	    stat(k->kdir, &st) || !S_ISDIR(st.st_mode))
+		k->kdir[0] = '\0';
+}
+
 static int resolve_given_image(const struct run_ctx *c, struct kernel_res *k)
 {
 	const struct run_opts *o = c->o;
@@ -177,6 +237,7 @@ static int resolve_given_image(const struct run_ctx *c, struct kernel_res *k)
 			o->kernel_image);
 		return -1;
 	}
+	given_image_kdir(k);
 	return 0;
 }
 
