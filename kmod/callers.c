@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "htab_torture.h"
+#include "inject.h"
 
 #define HT_CALLER_NAME(name) #name,
 static const char * const ht_caller_names[HT_NR_CALLERS] = {
@@ -73,6 +74,7 @@ static struct {
 } htc;
 
 static DEFINE_PER_CPU(struct ht_caller *, ht_nmi_caller);
+DEFINE_PER_CPU(unsigned int, ht_cpu_in_caller);
 
 const char *ht_caller_name(enum ht_caller_kind k)
 {
@@ -276,6 +278,7 @@ static void ht_caller_ops(struct ht_caller *c)
 	int ret;
 
 	c->slot = (slot + 1) % HT_CALLER_KEYS;
+	this_cpu_inc(ht_cpu_in_caller);		/* fault injectors leave these ops alone */
 	rcu_read_lock();
 	if (!seq) {
 		ht_stamp_fill(c->value, key, c->writer, ++c->seq);
@@ -315,6 +318,7 @@ static void ht_caller_ops(struct ht_caller *c)
 		}
 	}
 	rcu_read_unlock();
+	this_cpu_dec(ht_cpu_in_caller);
 }
 
 static int ht_nmi_handler(unsigned int type, struct pt_regs *regs)

@@ -65,6 +65,20 @@ HT_INJECTORS(HT_INJ_DECLARE)
 
 /* The worker kthread bound to each CPU while it runs its loop, or NULL. */
 DECLARE_PER_CPU(struct task_struct *, ht_cpu_worker);
+/* Nonzero while this module's NMI or irq caller runs map ops on this CPU. */
+DECLARE_PER_CPU(unsigned int, ht_cpu_in_caller);
+
+/*
+ * Is this probe hit a worker's own map op? Not the same as in_task() and
+ * current == the worker: a kprobe hit through int3 (not on an ftrace
+ * site, or not yet optimized) runs its handler as an NMI (x86 since 5.8),
+ * and the module's irq and NMI callers interrupt the worker, so current
+ * is the worker there too.
+ */
+static inline bool ht_fault_from_worker(void)
+{
+	return current == this_cpu_read(ht_cpu_worker) && !this_cpu_read(ht_cpu_in_caller);
+}
 
 /*
  * Common filter and sampling for the handlers: on a selected CPU, count a

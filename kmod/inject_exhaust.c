@@ -7,7 +7,7 @@
  *
  * A kretprobe on __pcpu_freelist_pop: the entry handler keeps the
  * freelist pointer (first argument) and lets only this module's workers
- * through (in task context, current == the worker bound to this CPU), so
+ * through (ht_fault_from_worker(): not its irq or NMI callers), so
  * the map's creation (alloc_extra_elems() pops and must not fail), the
  * controller's fill and verdict, other maps and bpftrace's own maps are
  * never touched. The return handler, when the pop got an element and the
@@ -64,7 +64,7 @@ static int ht_exhaust_entry(struct kretprobe_instance *ri,
 	struct ht_exhaust_data *d = (struct ht_exhaust_data *)ri->data;
 
 	/* nonzero: no return handler for this call */
-	if (!in_task() || current != this_cpu_read(ht_cpu_worker))
+	if (!ht_fault_from_worker())
 		return 1;
 	d->freelist = (void *)regs_get_kernel_argument(regs, 0);
 	return 0;
