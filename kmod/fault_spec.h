@@ -11,6 +11,7 @@
  *   SPEC  := none
  *          | delay[:SYMBOL]:DURATION[:OPT...]   DURATION = N, Nns or Nus
  *          | exhaust[:SYMBOL][:OPT...]
+ *          | lockhold[:SYMBOL]:DURATION[:OPT...]
  *   OPT   := p=P (0 < P <= 1, decimal) | every=N (per CPU, N >= 1)
  *          | cpus=CPULIST
  *
@@ -43,7 +44,8 @@
  */
 #define HT_INJECTORS(X)		\
 	X(delay, 1)		\
-	X(exhaust, 0)
+	X(exhaust, 0)		\
+	X(lockhold, 1)
 
 #define HT_FS_STR_(x)	#x
 #define HT_FS_STR(x)	HT_FS_STR_(x)
@@ -83,7 +85,7 @@ struct ht_fault_spec {
 	X(CHARS, "only letters, digits and _.:=,+- are allowed")	\
 	X(LONG, "longer than " HT_FS_STR(HT_FAULT_TEXT_MAX) " characters") \
 	X(MANY, "at most " HT_FS_STR(HT_MAX_FAULTS) " faults")		\
-	X(EMPTY, "an empty fault (valid: none, delay:DURATION, exhaust, joined with +)") \
+	X(EMPTY, "an empty fault (valid: none, delay:DURATION, exhaust, lockhold:DURATION, joined with +)") \
 	X(TYPE, "unknown fault type \"@\" (valid: none" HT_INJECTORS(HT_FS_SPACE_NAME) ")") \
 	X(NONE_FIELDS, "none takes no fields")				\
 	X(SAMPLING, "give one of p= and every=")			\

@@ -8,6 +8,7 @@
  *   SPEC := none
  *         | delay[:SYMBOL]:DURATION[:OPT...]    DURATION = N, Nns or Nus
  *         | exhaust[:OPT...]
+ *         | lockhold[:SYMBOL]:DURATION[:OPT...]
  *   OPT  := p=P (0 < P <= 1, decimal) | every=N (per CPU) | cpus=CPULIST
  *
  * e.g. fault=delay:__pcpu_freelist_pop:2000ns:p=0.01:cpus=0-3
@@ -22,6 +23,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -72,7 +74,7 @@ static const struct kernel_param_ops ht_fault_param_ops = {
 };
 
 module_param_cb(fault, &ht_fault_param_ops, NULL, 0444);
-MODULE_PARM_DESC(fault, "Faults to inject: none | delay[:SYMBOL]:Nns|Nus[:p=P|:every=N][:cpus=LIST] | exhaust[:p=P|:every=N][:cpus=LIST]; join with + or repeat fault= (at most " HT_FS_STR(HT_MAX_FAULTS) " faults)");
+MODULE_PARM_DESC(fault, "Faults to inject: none | delay[:SYMBOL]:Nns|Nus[:p=P|:every=N][:cpus=LIST] | exhaust[:p=P|:every=N][:cpus=LIST] | lockhold[:SYMBOL]:Nns|Nus[:OPT...]; join with + or repeat fault= (at most " HT_FS_STR(HT_MAX_FAULTS) " faults)");
 
 static struct ht_fault ht_faults[HT_MAX_FAULTS];
 static unsigned int ht_nr_faults;
@@ -303,18 +305,78 @@ void ht_faults_json(struct seq_buf *s)
 	seq_buf_printf(s, "  \"faults\": [");
 	for (i = 0; i < ht_nr_faults; i++) {
 		struct ht_fault *f = &ht_faults[i];
-		u64 hits = 0, injected = 0;
+		u64 hits = 0, injected = 0, own = 0;
 
 		for_each_possible_cpu(cpu) {
 			hits += per_cpu_ptr(f->pc, cpu)->hits;
 			injected += per_cpu_ptr(f->pc, cpu)->injected;
+			own += per_cpu_ptr(f->pc, cpu)->own;
 		}
-		seq_buf_printf(s, "%s\n    {\"type\": \"%s\", \"spec\": \"%s\", \"symbol\": \"%s\", \"offset\": %u, \"ns\": %llu, \"p\": %u.%09u, \"every\": %u, \"cpus\": \"%*pbl\",\n     \"hits\": %llu, \"injected\": %llu, \"nmissed\": %lu}",
+		seq_buf_printf(s, "%s\n    {\"type\": \"%s\", \"spec\": \"%s\", \"symbol\": \"%s\", \"offset\": %u, \"ns\": %llu, \"p\": %u.%09u, \"every\": %u, \"cpus\": \"%*pbl\",\n     \"hits\": %llu, \"injected\": %llu, \"nmissed\": %lu",
 			       i ? "," : "", ht_injector_names[f->inj_id], f->spec, f->symbol,
 			       f->kp ? f->kp->offset : 0, f->ns, f->every ? 0 : f->p_ppb / HT_PPB,
 			       f->every ? 0 : f->p_ppb % HT_PPB, f->every,
 			       cpumask_pr_args(f->cpus), hits, injected,
 			       f->inj->nmissed(f));
+		if (f->inj->own_count)
+			seq_buf_printf(s, ", \"%s\": %llu", f->inj->own_count, own);
+		seq_buf_printf(s, "}");
 	}
 	seq_buf_printf(s, "],\n");
+}
+
+static int ht_fault_kprobe_register(struct ht_fault *f, unsigned int offset,
+				    kprobe_pre_handler_t pre)
+{
+	memset(&f->kprobe, 0, sizeof(f->kprobe));
+	f->kprobe.symbol_name = f->symbol;
+	f->kprobe.offset = offset;
+	f->kprobe.pre_handler = pre;
+	f->kprobe.flags = KPROBE_FLAG_DISABLED;
+	return register_kprobe(&f->kprobe);
+}
+
+/*
+ * A kprobe with handler pre at f's symbol, disabled; past the fentry call
+ * when the function has one (inject_delay.c says why).
+ */
+int ht_fault_kprobe_arm(struct ht_fault *f, kprobe_pre_handler_t pre)
+{
+	int ret;
+
+	ret = ht_fault_kprobe_register(f, 0, pre);
+	if (!ret && (f->kprobe.flags & KPROBE_FLAG_FTRACE)) {
+		unsigned int off;
+
+		/*
+		 * the fentry call, at +0 or past an ENDBR64 (IBT): move one
+		 * (5-byte) instruction on from wherever it is
+		 */
+		ret = ht_kprobe_offset(&f->kprobe, f->symbol, &off);
+		unregister_kprobe(&f->kprobe);
+		if (!ret)
+			ret = ht_fault_kprobe_register(f, off + MCOUNT_INSN_SIZE, pre);
+	}
+	f->kp = &f->kprobe;
+	if (ret) {
+		pr_err("fault=%s: cannot probe symbol %s: error %d%s\n",
+		       f->spec, f->symbol, ret,
+		       ret == -ENOENT ? " (no such symbol)" :
+		       ret == -EINVAL ? " (not probeable: blacklisted, not a function start, or notrace)" :
+		       "");
+		/* -ENOENT would read "Unknown symbol in module" in insmod */
+		return -EINVAL;
+	}
+	f->registered = true;
+	return 0;
+}
+
+void ht_fault_kprobe_disarm(struct ht_fault *f)
+{
+	unregister_kprobe(&f->kprobe);
+}
+
+unsigned long ht_fault_kprobe_nmissed(const struct ht_fault *f)
+{
+	return f->kprobe.nmissed;
 }

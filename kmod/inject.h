@@ -14,6 +14,7 @@
 #include <linux/prandom.h>
 #include <linux/seq_buf.h>
 #include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 #include "fault_spec.h"
 
@@ -22,6 +23,7 @@ struct ht_fault_pcpu {
 	u64 hits;		/* probe hits that passed the filters */
 	u64 injected;		/* of those, faults injected */
 	u32 every_left;		/* hits until the next every=N injection */
+	u64 own;		/* the injector's own count (own_count), if any */
 	struct rnd_state rnd;
 };
 
@@ -36,6 +38,8 @@ struct ht_injector {
 	unsigned long (*nmissed)(const struct ht_fault *f);
 	/* HT_ERRBIT() mask of the errnos an injection makes a map op return */
 	u32 forces_errors;
+	/* the JSON name of what ht_fault_pcpu.own counts, or NULL */
+	const char *own_count;
 };
 
 struct ht_fault {
@@ -105,6 +109,15 @@ static inline bool ht_fault_fire(struct ht_fault *f)
 	return true;
 }
 
+/* Busy-wait ns on bpftrace's nsecs clock (NMI-safe, no seqlock retry). */
+static inline void ht_fault_spin(u64 ns)
+{
+	u64 t0 = ktime_get_mono_fast_ns();
+
+	while (ktime_get_mono_fast_ns() - t0 < ns)
+		cpu_relax();
+}
+
 /* Undo an injection the handler could not carry out. */
 static inline void ht_fault_uncount(struct ht_fault *f)
 {
@@ -122,5 +135,9 @@ void ht_faults_json(struct seq_buf *s);
 int ht_fault_resolve(const char *symbol, unsigned long *addr);
 int ht_kprobe_offset(const struct kprobe *kp, const char *symbol,
 		     unsigned int *off);
+/* A plain kprobe injector's arm, disarm and nmissed (inject.c) */
+int ht_fault_kprobe_arm(struct ht_fault *f, kprobe_pre_handler_t pre);
+void ht_fault_kprobe_disarm(struct ht_fault *f);
+unsigned long ht_fault_kprobe_nmissed(const struct ht_fault *f);
 
 #endif /* _HT_INJECT_H */

@@ -44,80 +44,27 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/timekeeping.h>
 #include "htab_torture.h"
 #include "inject.h"
 
 static int ht_delay_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct ht_fault *f = container_of(kp, struct ht_fault, kprobe);
-	u64 t0;
 
-	if (!ht_fault_fire(f))
-		return 0;
-	/* bpftrace's nsecs is this clock; NMI-safe, no seqlock retry */
-	t0 = ktime_get_mono_fast_ns();
-	while (ktime_get_mono_fast_ns() - t0 < f->ns)
-		cpu_relax();
+	if (ht_fault_fire(f))
+		ht_fault_spin(f->ns);
 	return 0;
-}
-
-static int ht_delay_register(struct ht_fault *f, unsigned int offset)
-{
-	memset(&f->kprobe, 0, sizeof(f->kprobe));
-	f->kprobe.symbol_name = f->symbol;
-	f->kprobe.offset = offset;
-	f->kprobe.pre_handler = ht_delay_pre;
-	f->kprobe.flags = KPROBE_FLAG_DISABLED;
-	return register_kprobe(&f->kprobe);
 }
 
 static int ht_delay_arm(struct ht_fault *f)
 {
-	int ret;
-
-	ret = ht_delay_register(f, 0);
-	if (!ret && (f->kprobe.flags & KPROBE_FLAG_FTRACE)) {
-		unsigned int off;
-
-		/*
-		 * the fentry call, at +0 or past an ENDBR64 (IBT): move one
-		 * (5-byte) instruction on from wherever it is
-		 */
-		ret = ht_kprobe_offset(&f->kprobe, f->symbol, &off);
-		unregister_kprobe(&f->kprobe);
-		if (!ret)
-			ret = ht_delay_register(f, off + MCOUNT_INSN_SIZE);
-	}
-	f->kp = &f->kprobe;
-	if (ret) {
-		pr_err("fault=%s: cannot probe symbol %s: error %d%s\n",
-		       f->spec, f->symbol, ret,
-		       ret == -ENOENT ? " (no such symbol)" :
-		       ret == -EINVAL ? " (not probeable: blacklisted, not a function start, or notrace)" :
-		       "");
-		/* -ENOENT would read "Unknown symbol in module" in insmod */
-		return -EINVAL;
-	}
-	f->registered = true;
-	return 0;
-}
-
-static void ht_delay_disarm(struct ht_fault *f)
-{
-	unregister_kprobe(&f->kprobe);
-}
-
-static unsigned long ht_delay_nmissed(const struct ht_fault *f)
-{
-	return f->kprobe.nmissed;
+	return ht_fault_kprobe_arm(f, ht_delay_pre);
 }
 
 const struct ht_injector ht_inj_delay = {
 	.default_symbol = "__pcpu_freelist_pop",
 	.arm = ht_delay_arm,
-	.disarm = ht_delay_disarm,
-	.nmissed = ht_delay_nmissed,
+	.disarm = ht_fault_kprobe_disarm,
+	.nmissed = ht_fault_kprobe_nmissed,
 };

@@ -7,7 +7,7 @@
 # none cell keeping its old id (tests/vm/test_fault_axis.sh checks job.env).
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir fault_cli)
-usage_error "--fault 'slow': unknown fault type \"slow\" (valid: none delay exhaust)" \
+usage_error "--fault 'slow': unknown fault type \"slow\" (valid: none delay exhaust lockhold)" \
 	run --cpus 2 --fault slow --out "$d/a"
 usage_error "--fault 'delay': delay needs a duration (e.g. delay:__pcpu_freelist_pop:2000ns)" \
 	run --cpus 2 --fault delay --out "$d/a"

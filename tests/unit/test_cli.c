@@ -288,7 +288,7 @@ static void test_fault(void **s)
 	EXPECT_RC(0, BASE, "--modparam", "fault=exhaust");
 	assert_int_equal(fault_check("none+exhaust:p=1", err, sizeof(err)), 0);
 	assert_int_equal(fault_check("delay:x:1us+nonsense", err, sizeof(err)), -1);
-	assert_string_equal(err, "'nonsense': unknown fault type \"nonsense\" (valid: none delay exhaust)");
+	assert_string_equal(err, "'nonsense': unknown fault type \"nonsense\" (valid: none delay exhaust lockhold)");
 	assert_int_equal(fault_check("exhaust:every=0", err, sizeof(err)), -1);
 	assert_string_equal(err, "every=0 must be an integer >= 1");
 	/* the module's limit of faults, and its parser behind --modparam fault= */

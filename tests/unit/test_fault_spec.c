@@ -72,6 +72,15 @@ static void test_forms(void **s)
 	/* exhaust takes a symbol too (the module probes it) */
 	assert_int_equal(parse("exhaust:pcpu_freelist_pop"), 0);
 	assert_string_equal(specs[0].symbol, "pcpu_freelist_pop");
+	/* lockhold: a duration, a symbol optional, as delay */
+	assert_int_equal(parse("lockhold:20us:p=0.5"), 0);
+	assert_int_equal(specs[0].inj, HT_INJ_lockhold);
+	assert_int_equal(specs[0].ns, 20000);
+	assert_string_equal(specs[0].symbol, "");
+	assert_int_equal(parse("lockhold:__pcpu_freelist_push:500ns"), 0);
+	assert_string_equal(specs[0].symbol, "__pcpu_freelist_push");
+	assert_int_equal(parse("lockhold:p=0.5"), -1);
+	assert_int_equal(err.code, HT_FE_NO_DURATION);
 	/* a later cpus= wins, as the module's cpulist_parse() did */
 	assert_int_equal(parse("exhaust:cpus=0:cpus=1"), 0);
 	assert_string_equal(specs[0].cpus, "1");
@@ -126,15 +135,15 @@ static const struct bad_value {
 	{ "exhaust+exhaust+exhaust+exhaust+exhaust:p=1", HT_FE_MANY, "exhaust:p=1",
 	  "at most 4 faults" },
 	{ "", HT_FE_EMPTY, "",
-	  "an empty fault (valid: none, delay:DURATION, exhaust, joined with +)" },
+	  "an empty fault (valid: none, delay:DURATION, exhaust, lockhold:DURATION, joined with +)" },
 	{ "delay:x:1us+", HT_FE_EMPTY, "",
-	  "an empty fault (valid: none, delay:DURATION, exhaust, joined with +)" },
+	  "an empty fault (valid: none, delay:DURATION, exhaust, lockhold:DURATION, joined with +)" },
 	{ "exhaust++none", HT_FE_EMPTY, "",
-	  "an empty fault (valid: none, delay:DURATION, exhaust, joined with +)" },
+	  "an empty fault (valid: none, delay:DURATION, exhaust, lockhold:DURATION, joined with +)" },
 	{ "exhausted", HT_FE_TYPE, "exhausted",
-	  "unknown fault type \"exhausted\" (valid: none delay exhaust)" },
+	  "unknown fault type \"exhausted\" (valid: none delay exhaust lockhold)" },
 	{ "delay:x:1us+nonsense:p=1", HT_FE_TYPE, "nonsense:p=1",
-	  "unknown fault type \"nonsense\" (valid: none delay exhaust)" },
+	  "unknown fault type \"nonsense\" (valid: none delay exhaust lockhold)" },
 	{ "none:p=1", HT_FE_NONE_FIELDS, "none:p=1", "none takes no fields" },
 	{ "exhaust:p=0.5:every=2", HT_FE_SAMPLING, "exhaust:p=0.5:every=2",
 	  "give one of p= and every=" },

@@ -107,7 +107,8 @@ static const struct opt_spec run_opts_table[] = {
 	  "a cell away from kthread has -c<value>" },
 	{ "fault", OPT_FAULT, "SPEC", AXES_GROUP,
 	  "repeatable, one value each (default none); the module's fault=SPEC:\n"
-	  "none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...],\n"
+	  "none | delay[:SYMBOL]:N|Nns|Nus[:OPT...] | exhaust[:OPT...]\n"
+	  "| lockhold[:SYMBOL]:N|Nns|Nus[:OPT...],\n"
 	  "OPT p=P | every=N | cpus=LIST, several joined with + (kmod/README.md)\n"
 	  "e.g. --fault none --fault delay:__pcpu_freelist_pop:2000ns:p=0.01" },
 	{ "repeat", 'r', "N", AXES_GROUP, "every cell N times (default 1)" },
