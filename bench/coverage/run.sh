@@ -18,7 +18,8 @@
 # map with kthreads, and the preallocated hash maps again with map ops from
 # NMI, so the NMI half of percpu_freelist.c is counted with the rest; the
 # plan leaves nmi out of LRU and unpreallocated maps), COVERAGE_FAULT (`run
-# --fault`, default none).
+# --fault`, default none; lockhold:20us holds the workers' freelist locks so NMI
+# pushes reach the extralist: bench/RESULTS.md).
 # Exit: the run's (0 every cell PASS), 2 when it could not be made, 1 when
 # the report or a coverage figure is missing.
 set -uo pipefail
