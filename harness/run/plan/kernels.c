@@ -17,13 +17,15 @@
 #include "run/plan/kernels.h"
 #include "run/plan/paths.h"
 
+/* KEY=value in text: words of a line, or lines (build.info); the value to a blank. */
 static int kv(const char *line, const char *key, char *out, size_t n)
 {
 	char pat[32];
 	const char *p;
 
 	snprintf(pat, sizeof(pat), "%s=", key);
-	for (p = strstr(line, pat); p && p != line && p[-1] != ' '; p = strstr(p + 1, pat))
+	for (p = strstr(line, pat); p && p != line && p[-1] != ' ' && p[-1] != '\n';
+	     p = strstr(p + 1, pat))
 		;
 	if (!p)
 		return -1;
@@ -162,26 +164,6 @@ static int build_variant_module(const struct run_ctx *c, struct kernel_res *k)
 	return 0;
 }
 
-/* build.info's KEY=value line of a variant's build directory, into out. */
-static int build_info_value(const char *info, const char *key, char *out, size_t n)
-{
-	char line[PATH_MAX + 64];
-	size_t kl = strlen(key);
-	FILE *f = fopen(info, "r");
-	int rc = -1;
-
-	if (!f)
-		return -1;
-	while (rc && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, kl) || line[kl] != '=')
-			continue;
-		line[strcspn(line, "\n")] = '\0';
-		rc = snprintf(out, n, "%s", line + kl + 1) < (int)n ? 0 : -1;
-	}
-	fclose(f);
-	return rc;
-}
-
 /*
  * The tree a given image was built in, when it is one the kit knows: a
  * variant's build directory (build.info's kdir=, while that tree still holds
@@ -191,20 +173,21 @@ static int build_info_value(const char *info, const char *key, char *out, size_t
  */
 static void given_image_kdir(struct kernel_res *k)
 {
-	char dir[PATH_MAX], path[PATH_MAX + 32], hash[80], *slash, *stamp;
+	char dir[PATH_MAX], path[PATH_MAX + 32], hash[80], *slash, *info, *stamp;
 	struct stat st;
 
 	snprintf(dir, sizeof(dir), "%s", k->image);
 	if (!(slash = strrchr(dir, '/')))
 		return;
 	*slash = '\0';
-	if (pathf(path, sizeof(path), "%s/build.info", dir) == 0 && file_exists(path)) {
-		if (build_info_value(path, "kdir", k->kdir, sizeof(k->kdir)) ||
-		    build_info_value(path, "hash", hash, sizeof(hash)) ||
+	if (pathf(path, sizeof(path), "%s/build.info", dir) == 0 && (info = read_file(path, NULL))) {
+		if (kv(info, "kdir", k->kdir, sizeof(k->kdir)) || kv(info, "hash", hash, sizeof(hash)) ||
 		    pathf(path, sizeof(path), "%s/.htab-hash", k->kdir)) {
 			k->kdir[0] = '\0';
+			free(info);
 			return;
 		}
+		free(info);
 		stamp = read_file(path, NULL);
 		if (!stamp || strncmp(stamp, hash, strlen(hash)))
 			k->kdir[0] = '\0';
