@@ -69,6 +69,25 @@ static int load_cell(const struct rep_cell *cell, struct cov_set *s, struct strv
 	return 0;
 }
 
+/*
+ * Into life, a cell's setup and rmmod snapshots (the module's whole life);
+ * 0 when it has both, 1 when not (a cell from before they were taken).
+ */
+static int merge_life(const struct rep_cell *cell, struct cov_set *life)
+{
+	const char *names[] = COV_LIFE_SNAPSHOTS;
+	struct cov_set s[2] = { { 0 } };
+	int rc = 0;
+
+	for (size_t i = 0; i < 2 && !rc; i++)
+		rc = cov_cell_load(cell->dir, names[i], &s[i]) ? 1 : 0;
+	for (size_t i = 0; i < 2 && !rc; i++)
+		rc = cov_set_merge(life, &s[i]);
+	cov_set_free(&s[0]);
+	cov_set_free(&s[1]);
+	return rc;
+}
+
 /* lcov -a of the cells' tracefiles, then genhtml into RUN/coverage/<workload>/. */
 static void annotate(const struct rep_run *r, struct rep_cov_workload *w, const struct strv *infos)
 {
@@ -144,6 +163,8 @@ int rep_coverage_build(const struct rep_run *r, struct rep_coverage *c)
 		}
 		cov_set_free(&s);
 		w->ncells++;
+		if (merge_life(cell, &c->life) == 0)
+			c->nlife++;
 		push_unique(&c->kernels, cell->kernel);
 		c->tcg |= cell->accel && !strcmp(cell->accel, "tcg");
 		snprintf(info, sizeof(info), "%s/coverage-%s.info", cell->dir, COV_MAIN_SNAPSHOT);
@@ -170,6 +191,7 @@ void rep_coverage_free(struct rep_coverage *c)
 	}
 	free(c->v);
 	cov_set_free(&c->all);
+	cov_set_free(&c->life);
 	strv_free(&c->errors);
 	strv_free(&c->kernels);
 	memset(c, 0, sizeof(*c));
@@ -270,6 +292,10 @@ static void head_text(FILE *f, const struct rep_coverage *c, bool html)
 	fprintf(f, " (the coverage variant: gcov counters in the allocator's files). Figures are "
 		"the workload snapshot (after the workers, before the verdict), merged over each "
 		"workload's cells: a line or branch is hit when any cell hit it.%s", e);
+	if (c->nlife)
+		fprintf(f, "%sLast column, \"%s\": every workload's cells from insmod to rmmod "
+			"(the map's creation, population and destruction, and the verdict, too; "
+			"%zu cells).%s", p, COV_LIFE_NAME, c->nlife, e);
 	fprintf(f, "%sPer function: lines hit/total, branches hit/total; per file: lines %%, "
 		"branches %%. Functions are their source line ranges, so inlined ones "
 		"(___pcpu_freelist_pop, ...) have their own rows.%s", p, e);
@@ -311,7 +337,10 @@ void rep_coverage_text(FILE *f, const struct rep_coverage *c)
 	fprintf(f, "%-*s", fw, "function");
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, " %*s", w, c->v[i].workload);
-	fprintf(f, " %*s\n", w, "all workloads");
+	fprintf(f, " %*s", w, "all workloads");
+	if (c->nlife)
+		fprintf(f, " %*s", w, COV_LIFE_NAME);
+	fputc('\n', f);
 	if (nr && rows[0].fn)
 		fputs("allocator paths\n", f);
 	for (size_t i = 0; i < nr; i++) {
@@ -324,7 +353,12 @@ void rep_coverage_text(FILE *f, const struct rep_coverage *c)
 			fprintf(f, " %*s", w, buf);
 		}
 		cell_text(buf, sizeof(buf), &c->all, &rows[i]);
-		fprintf(f, " %*s\n", w, buf);
+		fprintf(f, " %*s", w, buf);
+		if (c->nlife) {
+			cell_text(buf, sizeof(buf), &c->life, &rows[i]);
+			fprintf(f, " %*s", w, buf);
+		}
+		fputc('\n', f);
 	}
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, "annotated source of %s (%zu cells): %s\n", c->v[i].workload, c->v[i].ncells,
@@ -357,14 +391,19 @@ void rep_coverage_html(FILE *f, const struct rep_coverage *c)
 		rep_html_esc(f, c->v[i].why);
 		fputs("</span></th>", f);
 	}
-	fputs("<th>all workloads</th></tr>\n", f);
+	fputs("<th>all workloads</th>", f);
+	if (c->nlife)
+		fprintf(f, "<th>%s (%zu cells)</th>", COV_LIFE_NAME, c->nlife);
+	fputs("</tr>\n", f);
 	if (nr && rows[0].fn)
-		fprintf(f, "<tr><th colspan=%zu>allocator paths</th></tr>\n", c->n + 2);
+		fprintf(f, "<tr><th colspan=%zu>allocator paths</th></tr>\n",
+			c->n + 2 + (c->nlife ? 1 : 0));
 	for (size_t i = 0; i < nr; i++) {
 		fprintf(f, rows[i].fn ? "<tr><td><code>%s</code></td>" : "<tr><th>%s</th>",
 			rows[i].fn ? rows[i].fn : base_of(rows[i].file));
-		for (size_t k = 0; k <= c->n; k++) {
-			cell_text(buf, sizeof(buf), k < c->n ? &c->v[k].set : &c->all, &rows[i]);
+		for (size_t k = 0; k <= c->n + (c->nlife ? 1 : 0); k++) {
+			cell_text(buf, sizeof(buf),
+				  k < c->n ? &c->v[k].set : k == c->n ? &c->all : &c->life, &rows[i]);
 			fprintf(f, "<td class=n>%s</td>", buf);
 		}
 		fputs("</tr>\n", f);

@@ -26,6 +26,8 @@ struct rep_coverage {
 	struct rep_cov_workload *v;	/* in the run's workload order; only with coverage */
 	size_t n;
 	struct cov_set all;		/* every workload's union */
+	struct cov_set life;		/* every cell's setup and rmmod snapshots: insmod to rmmod */
+	size_t nlife;			/* cells with both */
 	struct strv errors;		/* cells whose coverage could not be read or redone */
 	struct strv kernels;		/* kernels of the cells with coverage */
 	bool tcg;

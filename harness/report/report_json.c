@@ -150,6 +150,12 @@ static json_t *coverage_json(const struct rep_coverage *cov)
 		json_object_set_new(o, cov->v[i].workload, f);
 	}
 	json_object_set_new(o, "all workloads", cov_figures(&cov->all, NULL));
+	if (cov->nlife) {
+		json_t *f = cov_figures(&cov->life, NULL);
+
+		json_object_set_new(f, "cells", json_integer((json_int_t)cov->nlife));
+		json_object_set_new(o, COV_LIFE_NAME, f);
+	}
 	return o;
 }
 

@@ -47,6 +47,9 @@ struct cov_set {
 #define COV_DIR "gcov"
 /* The snapshot the figures come from: the workload's, before the verdict. */
 #define COV_MAIN_SNAPSHOT "workload"
+/* The module's whole life, insmod to rmmod, is the union of these two snapshots. */
+#define COV_LIFE_SNAPSHOTS { "setup", "rmmod" }
+#define COV_LIFE_NAME "insmod to rmmod"
 
 /* cov_gcov.c: every .gcda under snap_dir, through gcov, against the tree kdir. */
 int cov_from_gcda(const char *snap_dir, const char *kdir, const char *stage,

@@ -283,11 +283,14 @@ fi
 phase T_ATTACHED
 
 # Coverage (the `coverage` kernel variant: gcov counters in the allocator's
-# files). The counters are global, so the module holds (hold=1) after its
-# setup, where they are reset, and after its workers, where they are copied
-# to gcov/workload/ before the verdict's own pops and pushes count; the copy
-# after the verdict (gcov/verdict/) is cumulative. Paths stay the debugfs
-# ones (the tree's build path): the host maps them to the tree by suffix.
+# files). The counters are global, so they are reset before insmod and the
+# module holds (hold=1) after its setup, where they are copied to
+# gcov/setup/ (the map's creation and population) and reset again, and
+# after its workers, where they are copied to gcov/workload/ before the
+# verdict's own pops and pushes count; the copies after the verdict
+# (gcov/verdict/) and after rmmod (gcov/rmmod/: the map's destruction too)
+# are cumulative since that reset. Paths stay the debugfs ones (the tree's
+# build path): the host maps them to the tree by suffix.
 GCOV=/sys/kernel/debug/gcov
 has_gcov() { [ -n "$(find "$GCOV" -name '*.gcda' 2>/dev/null | head -n 1)" ]; }
 gcov_copy() {	# SNAPSHOT
@@ -346,7 +349,10 @@ tasks_stop() {
 run_module() {
 	out=$1; shift
 	hold=
-	has_gcov && hold=hold=1
+	if has_gcov; then
+		hold=hold=1
+		echo 1 > "$GCOV/reset" || log "runner: coverage: could not reset $GCOV before insmod"
+	fi
 	log "runner: insmod $MODULE $* $hold"
 	if ! insmod "$MODULE" "$@" $hold 2> "$cell/insmod.err"; then
 		log "runner: insmod refused: $(cat "$cell/insmod.err")"
@@ -360,6 +366,7 @@ run_module() {
 		# finds the snapshot missing and says so; the verdict still counts.
 		wait_status ready; rc=$?
 		if [ $rc -eq 0 ]; then
+			gcov_copy setup || log "runner: coverage: could not copy gcov/setup"
 			echo 1 > "$GCOV/reset" && log "runner: coverage: counters reset after the setup" ||
 				log "runner: coverage: could not reset $GCOV"
 			echo go > $DBG/gate
@@ -382,6 +389,7 @@ run_module() {
 	cat $DBG/results > "$out.tmp" && mv "$out.tmp" "$out"
 	tasks_stop
 	rmmod htab_torture || log "runner: rmmod failed"
+	[ -z "$hold" ] || gcov_copy rmmod || log "runner: coverage: could not copy gcov/rmmod"
 	grep -q '"result": *"SUCCESS"' "$out" && return 0
 	return 1
 }
