@@ -271,7 +271,13 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 		fprintf(stderr, "error: snapshot: cannot write %s/info.json or key\n", tmp);
 		return -1;
 	}
-	/* Another run may have saved the same guest meanwhile: its copy is as good. */
+	/*
+	 * Another run may have saved the same guest meanwhile: its copy is as
+	 * good, and may be restoring from it now, so it stays. Only a stale or
+	 * broken copy is replaced.
+	 */
+	if (snapshot_valid(dir, key))
+		return remove_tree(tmp);
 	remove_tree(dir);
 	rc = rename(tmp, dir);
 	if (rc && snapshot_valid(dir, key))
