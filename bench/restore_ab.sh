@@ -34,7 +34,7 @@ for n in $cpus; do
 	for k in $(seq 1 "$reps"); do
 		for mode in cold restored; do
 			r=$out/$mode-v$n-s$k
-			extra=()
+			extra=(--restore off)
 			[ "$mode" = restored ] && extra=(--restore on)
 			echo "=== $mode, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
 			t0=$(date +%s.%N)
@@ -47,7 +47,10 @@ for n in $cpus; do
 		done
 	done
 	for mode in cold restored; do
-		"$ht" merge "$out/$mode-v$n" "$out/$mode-v$n"-s* > /dev/null || exit 2
+		shards=()
+		for k in $(seq 1 "$reps"); do shards+=("$out/$mode-v$n-s$k"); done
+		rm -rf "${out:?}/$mode-v$n"
+		"$ht" merge "$out/$mode-v$n" "${shards[@]}" > /dev/null || exit 2
 	done
 done
 echo
