@@ -25,8 +25,8 @@
 # MUTANTS_TIMEOUT (30 s),
 # MUTANTS_REPEAT (2), MUTANTS_DURATION (3 s), MUTANTS (comma list, default
 # every mutant), MUTANTS_WORKLOADS (default every workload), MUTANTS_ARGS
-# (more `run` options, word-split: e.g. "--restore on" kills the mutants in
-# restored guests).
+# (more `run` options, word-split: e.g. "--restore off" kills the mutants in
+# cold-booted guests; restored ones are the default).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 . bench/lib/relpath.sh

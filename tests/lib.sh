@@ -9,9 +9,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # RESTORE: `htab-torture run` options for a test whose guests boot only to
 # run its cells: restore the guest saved once per (kernel, vCPUs, RAM) in
-# vm-images/out/snapshots/ instead of booting it (README, "--restore on").
-# Tests of booting itself leave it out. HTAB_TEST_RESTORE=off runs them
-# all on cold boots.
+# vm-images/out/snapshots/ instead of booting it (README, "--restore"; the
+# harness's default too, so a test that leaves it out restores as well).
+# Tests of booting itself pass --restore off. HTAB_TEST_RESTORE=off runs
+# the tests that pass RESTORE on cold boots.
 RESTORE=(--restore "${HTAB_TEST_RESTORE:-on}")
 
 # expect_eq WHAT GOT WANT

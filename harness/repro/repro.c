@@ -371,8 +371,8 @@ static int run_args(struct repro *r)
 			err |= strv_push(a, "--lpj=off");
 		if (!strcmp(jstr(c, "boot_path"), "pvh"))
 			err |= strv_push(a, "--pvh=auto");
-		if (json_is_object(json_object_get(c, "restore")))
-			err |= strv_push(a, "--restore=on");
+		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"
+										  : "--restore=off");
 		mp = json_object_get(c, "boot_opts");
 		for (i = 0; i < json_array_size(mp); i++)
 			err |= strv_pushf(a, "--boot-opt=%s", json_string_value(json_array_get(mp, i)));

@@ -29,7 +29,7 @@ chmod +x "$fake"
 export HTAB_QEMU=$fake HTAB_LPJ_CACHE=$d/cache FAKE_LOG=$d/calls
 run() {	# OUT ARGS...: the fake guests end without an exit status (CRASH): exit 1
 	local out=$1; shift
-	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh off --out "$d/$out" "$@" \
+	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --restore off --pvh off --out "$d/$out" "$@" \
 		> "$d/$out.out" 2> "$d/$out.err"
 }
 
@@ -75,7 +75,7 @@ echo "ok: $(grep '^error' "$d/fails.err")"
 # through PVH, and lpj= is calibrated on it.
 export HTAB_PVH_CACHE=$d/pvh
 : > "$d/calls"
-FAKE_LPJ=5151 "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh auto --out "$d/pvh1" \
+FAKE_LPJ=5151 "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --restore off --pvh auto --out "$d/pvh1" \
 	> "$d/pvh1.out" 2> "$d/pvh1.err"
 expect_eq "pvh: exit" "$?" 1
 cell_dir pvh1 "$d/pvh1" vcpus=2
@@ -85,7 +85,7 @@ expect_eq "pvh: cell.json boot_image" "$(jq -r .boot_image "$pvh1/cell.json")" "
 expect_eq "pvh: -kernel" "$(sed -n '/^-kernel$/{n;p;}' "$pvh1/qemu.argv")" "$vml"
 expect_eq "pvh: lpj (calibrated on the vmlinux)" "$(jq -c .lpj "$pvh1/cell.json")" \
 	'{"preset":true,"value":5151,"source":"calibrated"}'
-FAKE_LPJ= "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --pvh auto --out "$d/pvh2" \
+FAKE_LPJ= "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --restore off --pvh auto --out "$d/pvh2" \
 	> "$d/pvh2.out" 2> "$d/pvh2.err"
 cell_dir pvh2 "$d/pvh2" vcpus=2
 grep -q '^pvh: ' "$d/pvh2.err" && fail "the second run extracted the vmlinux again"

@@ -13,7 +13,7 @@ job=$ROOT/tests/vm/jobs/read_detectors.sh
 for mode in own shared; do
 	extra=()
 	[ $mode = own ] && extra=(--boot-per-cell)
-	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --job-script "$job" "${extra[@]}" \
+	"$HT" run --cpus 2 --accel tcg --restore off --bpftrace none --duration 1 --job-script "$job" "${extra[@]}" \
 		--boot-opt maxcpus=1 --out "$d/maxcpus-$mode" > "$d/maxcpus.out" 2> "$d/maxcpus.err" ||
 		{ cat "$d/maxcpus.err"; fail "harness exit $? with maxcpus=1 ($mode)"; }
 	cell_dir c "$d/maxcpus-$mode" vcpus=2
@@ -46,7 +46,7 @@ expect_eq "lpj.preset" "$(jq .lpj.preset "$j")" true
 grep -q " lpj=$(jq .lpj.value "$j") " "$c/qemu.argv" || fail "qemu.argv lacks lpj=$(jq .lpj.value "$j")"
 echo "ok: lpj=$(jq .lpj.value "$j") ($(jq -r .lpj.source "$j"))"
 
-"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --job-script "$job" \
+"$HT" run --cpus 2 --accel tcg --restore off --bpftrace none --duration 1 --job-script "$job" \
 	--boot-opt nr_cpus=1 --out "$d/nr_cpus" > "$d/nr_cpus.out" 2> "$d/nr_cpus.err"
 expect_eq "nr_cpus=1: harness exit" "$?" 1
 cell_dir c "$d/nr_cpus" vcpus=2

@@ -23,7 +23,7 @@ own_job_only() {	# CELL: its console names its own job, no other cell's
 }
 
 r=$d/problems
-"$HT" run --cpus 2 --workload full_update --test-action none,panic,hang,warn --jobs 1 \
+"$HT" run --cpus 2 --restore off --workload full_update --test-action none,panic,hang,warn --jobs 1 \
 	--bpftrace none --duration 1 --timeout 30 --out "$r" > "$r.out" 2> "$r.err"
 rc=$?
 cat "$r.err"

@@ -177,7 +177,8 @@ static const struct opt_spec run_opts_table[] = {
 	  "on: boot each (kernel, vCPUs, guest RAM) once, save the guest once\n"
 	  "its CPUs are online and its modules loaded (before any 9p mount),\n"
 	  "and restore that instead of booting (fresh random state and clock\n"
-	  "each time); cached in vm-images/out/snapshots/. off (default): boot" },
+	  "each time); cached in vm-images/out/snapshots/ (default with guests).\n"
+	  "off: boot every guest (the default with --target host)" },
 	{ "tasks-per-cpu", OPT_TASKS_PER_CPU, "N", GUEST_GROUP,
 	  "with --callers ...+task: user-space tasks a vCPU calling the map\n"
 	  "(module tasks_per_cpu=N, " HT_PARAM_RANGE_STR(tasks_per_cpu) "; default "
@@ -807,6 +808,7 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_PVH:
 		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
 	case OPT_RESTORE:
+		o->restore_given = true;
 		return parse_either("--restore", arg, "on", "off", "on", &o->restore);
 	case OPT_DEBUG_INFO:
 		return parse_either("--debug-info", arg, "on", "off", "on", &o->debug_info);
@@ -1121,6 +1123,9 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 	}
 	if (o->coverage && check_coverage(o))
 		return 2;
+	/* Guests are restored unless told otherwise; on the host there is no guest to save. */
+	if (!o->restore_given)
+		o->restore = !o->target_host;
 	if (o->restore && o->target_host) {
 		fprintf(stderr, "error: --restore on: there is no guest to save with --target host (valid: --restore off)\n");
 		return 2;

@@ -54,7 +54,8 @@ struct run_opts {
 	enum lpj_mode lpj_mode;		/* --lpj */
 	long lpj_value;			/* with LPJ_VALUE */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
-	bool restore;			/* --restore on: restore saved guests (run/guest/snapshot.h) */
+	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
+	bool restore_given;		/* --restore on|off was given */
 	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */
 	bool sanitizers;		/* --sanitizers on: variants with KASAN & co and line tables */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */
