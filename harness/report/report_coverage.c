@@ -275,6 +275,17 @@ static void cell_text(char *buf, size_t n, const struct cov_set *s, const struct
 		snprintf(buf, n, "%.1f%% %.1f%%", cov_pct(&l), cov_pct(&b));
 }
 
+/* The table's value columns: each workload's union, "all workloads", then insmod to rmmod. */
+static size_t ncolumns(const struct rep_coverage *c)
+{
+	return c->n + 1 + (c->nlife ? 1 : 0);
+}
+
+static const struct cov_set *column_set(const struct rep_coverage *c, size_t k)
+{
+	return k < c->n ? &c->v[k].set : k == c->n ? &c->all : &c->life;
+}
+
 static const char *base_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -348,14 +359,8 @@ void rep_coverage_text(FILE *f, const struct rep_coverage *c)
 			fprintf(f, "%-*s", fw, base_of(rows[i].file));
 		else
 			fprintf(f, "  %-*s", fw - 2, rows[i].fn);
-		for (size_t k = 0; k < c->n; k++) {
-			cell_text(buf, sizeof(buf), &c->v[k].set, &rows[i]);
-			fprintf(f, " %*s", w, buf);
-		}
-		cell_text(buf, sizeof(buf), &c->all, &rows[i]);
-		fprintf(f, " %*s", w, buf);
-		if (c->nlife) {
-			cell_text(buf, sizeof(buf), &c->life, &rows[i]);
+		for (size_t k = 0; k < ncolumns(c); k++) {
+			cell_text(buf, sizeof(buf), column_set(c, k), &rows[i]);
 			fprintf(f, " %*s", w, buf);
 		}
 		fputc('\n', f);
@@ -396,14 +401,12 @@ void rep_coverage_html(FILE *f, const struct rep_coverage *c)
 		fprintf(f, "<th>%s (%zu cells)</th>", COV_LIFE_NAME, c->nlife);
 	fputs("</tr>\n", f);
 	if (nr && rows[0].fn)
-		fprintf(f, "<tr><th colspan=%zu>allocator paths</th></tr>\n",
-			c->n + 2 + (c->nlife ? 1 : 0));
+		fprintf(f, "<tr><th colspan=%zu>allocator paths</th></tr>\n", ncolumns(c) + 1);
 	for (size_t i = 0; i < nr; i++) {
 		fprintf(f, rows[i].fn ? "<tr><td><code>%s</code></td>" : "<tr><th>%s</th>",
 			rows[i].fn ? rows[i].fn : base_of(rows[i].file));
-		for (size_t k = 0; k <= c->n + (c->nlife ? 1 : 0); k++) {
-			cell_text(buf, sizeof(buf),
-				  k < c->n ? &c->v[k].set : k == c->n ? &c->all : &c->life, &rows[i]);
+		for (size_t k = 0; k < ncolumns(c); k++) {
+			cell_text(buf, sizeof(buf), column_set(c, k), &rows[i]);
 			fprintf(f, "<td class=n>%s</td>", buf);
 		}
 		fputs("</tr>\n", f);
