@@ -50,16 +50,16 @@ wall=$(( $(date +%s) - t0 ))
 echo
 sed -n '/^Coverage$/,/^$/p' "$out/report.txt"
 echo "# merged over every workload (union of hit lines and branches):"
-echo "# the window (workload snapshots), then insmod to rmmod (setup and teardown too)"
+echo "# all workloads: the window (workload snapshots); insmod to rmmod: setup and teardown too"
 missing=0
-life=$(grep -c '^function .* insmod to rmmod$' "$out/report.txt")
-for f in percpu_freelist.c hashtab.c; do
-	row=$(awk -v f="$f" -v life="$life" '$1 == f {
-		if (life) print "window: lines " $(NF-3) ", branches " $(NF-2) \
-			"; insmod to rmmod: lines " $(NF-1) ", branches " $NF
-		else print "window: lines " $(NF-1) ", branches " $NF; exit }' "$out/report.txt")
+for f in percpu_freelist hashtab; do
+	# the report's summary.json: its figures of every workload, and of insmod to rmmod
+	row=$(jq -r --arg f "$f" 'def pct($k): if $k == null then "-" else "\($k * 10 | round / 10)%" end;
+		def fig($n): .coverage[$n] // empty
+			| "\($n): lines \(pct(.[$f + ".lines_pct"])), branches \(pct(.[$f + ".branches_pct"]))";
+		[fig("all workloads"), fig("insmod to rmmod")] | join("; ")' "$out/summary.json")
 	[ -n "$row" ] || { row="no figure (see the errors above)"; missing=1; }
-	echo "  $f: $row"
+	echo "  $f.c: $row"
 done
 shown=$(root_rel "$out")
 echo "# wall ${wall} s; $shown/report.html (annotated source: $shown/coverage/<workload>/)"

@@ -152,7 +152,10 @@ static json_t *coverage_json(const struct rep_coverage *cov)
 	json_object_set_new(o, "all workloads", cov_figures(&cov->all, NULL));
 	if (cov->nlife) {
 		json_t *f = cov_figures(&cov->life, NULL);
+		const char *names[] = COV_LIFE_SNAPSHOTS;
 
+		/* cov_figures() names the main snapshot: these figures are not its */
+		json_object_set_new(f, "snapshot", json_sprintf("%s+%s", names[0], names[1]));
 		json_object_set_new(f, "cells", json_integer((json_int_t)cov->nlife));
 		json_object_set_new(o, COV_LIFE_NAME, f);
 	}
