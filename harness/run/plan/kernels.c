@@ -181,13 +181,15 @@ static void given_image_kdir(struct kernel_res *k)
 		return;
 	*slash = '\0';
 	if (pathf(path, sizeof(path), "%s/build.info", dir) == 0 && (info = read_file(path, NULL))) {
-		if (kv(info, "kdir", k->kdir, sizeof(k->kdir)) || kv(info, "hash", hash, sizeof(hash)) ||
-		    pathf(path, sizeof(path), "%s/.htab-hash", k->kdir)) {
+		bool unread = kv(info, "kdir", k->kdir, sizeof(k->kdir)) ||
+			      kv(info, "hash", hash, sizeof(hash)) ||
+			      pathf(path, sizeof(path), "%s/.htab-hash", k->kdir);
+
+		free(info);
+		if (unread) {
 			k->kdir[0] = '\0';
-			free(info);
 			return;
 		}
-		free(info);
 		stamp = read_file(path, NULL);
 		if (!stamp || strncmp(stamp, hash, strlen(hash)))
 			k->kdir[0] = '\0';
