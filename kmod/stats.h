@@ -100,18 +100,25 @@ static inline enum ht_err ht_err_index(int err)
 }
 
 /* Count one failed op; @expected is a HT_ERRBIT() mask. */
-static inline void ht_stats_error(struct ht_stats *s, int err, u32 expected)
+/* @n ops that failed with @err; @expected: HT_ERRBIT()s of the workload. */
+static inline void ht_stats_errors_add(struct ht_stats *s, int err, u64 n,
+				       u32 expected)
 {
 	enum ht_err e = ht_err_index(err);
 
 	if (e == HT_EOTHER) {
-		s->other_err++;
+		s->other_err += n;
 		s->other_errno = -err;
 	} else {
-		s->err[e]++;
+		s->err[e] += n;
 	}
 	if (!(expected & HT_ERRBIT(e)))
-		s->unexpected++;
+		s->unexpected += n;
+}
+
+static inline void ht_stats_error(struct ht_stats *s, int err, u32 expected)
+{
+	ht_stats_errors_add(s, err, 1, expected);
 }
 
 /* Percentile @pct of @h in thousandths of its unit (hist_pct.h's method). */
