@@ -82,9 +82,19 @@ clean:
 
 # Benchmarks (print figures, not pass/fail; see bench/RESULTS.md). One guest each.
 .PHONY: bench-driver bench-observer bench-batch bench-timing bench-verify
-bench-driver bench-observer bench-batch bench-timing bench-verify: module image
+bench-observer bench-batch bench-timing bench-verify: module image
 	$(MAKE) -C bench/libbpf
 	bench/$(@:bench-%=%)/run.sh
+
+# The module against the BPF driver at each size of DRIVER_CPUS, one guest
+# each (bench/out/driver-N); DRIVER_REPEATS interleaved rounds of 3 s.
+DRIVER_CPUS ?= 4 16 48
+DRIVER_REPEATS ?= 6
+bench-driver: module image
+	$(MAKE) -C bench/libbpf
+	for n in $(DRIVER_CPUS); do \
+		bench/driver/run.sh $$n $(DRIVER_REPEATS) 3 bench/out/driver-$$n || exit 1; \
+	done
 
 # Wall time of the default matrix vs its measurement windows, split into
 # boot/attach/stress/teardown/shutdown (bench/matrix_wall.sh; RUN_ARGS as for run).
