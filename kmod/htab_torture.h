@@ -523,10 +523,12 @@ static inline int ht_update(struct ht_thread *t, u32 key, u64 flags)
 /*
  * @n updates of one @key with one stamp, as a program's loop makes them
  * (the seed's bpf_loop() updates one key 10000 times). Untimed, the
- * expected failure is counted once for the run instead of op by op: at
- * 48 vCPUs that accounting was 3 % of the module's rate against the BPF
- * driver (bench/RESULTS.md). Timed ops, and the selftest that fakes an
- * insert, go op by op through ht_update().
+ * expected failure is counted once for the run instead of op by op, and
+ * the value is on the stack, as a program's is: at 48 vCPUs that
+ * accounting was 3 % of the module's rate against the BPF driver
+ * (bench/RESULTS.md, "Issue 27"). Timed ops, per_op_rcu=1, values over
+ * HT_REPEAT_VALUE_MAX bytes and the selftest that fakes an insert go op
+ * by op through ht_update().
  */
 #define HT_REPEAT_VALUE_MAX	64
 static inline void ht_update_repeat(struct ht_thread *t, u32 key, u64 flags,
