@@ -164,10 +164,15 @@ static bool ht_callers_timed(void)
 /*
  * Once the map is known (an adopted one too). The interrupt-context
  * callers run on preallocated hash and percpu_hash maps, where the pops
- * and pushes are percpu_freelist's and every lock an NMI takes is a
- * trylock or guarded by the bucket's map_locked slot: an LRU list's lock
- * is a plain raw spinlock an NMI could deadlock on, and bpf_mem_alloc
- * (no prealloc) is outside this kind's aim.
+ * and pushes are percpu_freelist's (trylocks in NMI) and the bucket's
+ * map_locked slot keeps an NMI off a bucket lock its own CPU holds: an
+ * LRU list's lock is a plain raw spinlock an NMI could deadlock on, and
+ * bpf_mem_alloc (no prealloc) is outside this kind's aim. The slot does
+ * not cover another CPU holding the NMI's bucket while it waits for a
+ * freelist head lock the interrupted context holds: 6.1 deadlocks there
+ * (NMI on a bucket lock, the rest on one head lock; add_many_del_one
+ * with kthread+nmi, bench/RESULTS.md, "A 6.1 deadlock the NMI callers
+ * found"), as a BPF program updating a hash map from NMI would.
  */
 int ht_callers_check_map(void)
 {
