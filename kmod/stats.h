@@ -99,7 +99,6 @@ static inline enum ht_err ht_err_index(int err)
 	}
 }
 
-/* Count one failed op; @expected is a HT_ERRBIT() mask. */
 /* @n ops that failed with @err; @expected: HT_ERRBIT()s of the workload. */
 static inline void ht_stats_errors_add(struct ht_stats *s, int err, u64 n,
 				       u32 expected)
@@ -116,6 +115,7 @@ static inline void ht_stats_errors_add(struct ht_stats *s, int err, u64 n,
 		s->unexpected += n;
 }
 
+/* Count one failed op; @expected is a HT_ERRBIT() mask. */
 static inline void ht_stats_error(struct ht_stats *s, int err, u32 expected)
 {
 	ht_stats_errors_add(s, err, 1, expected);
