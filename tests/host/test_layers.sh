@@ -31,7 +31,7 @@ check_layers() {
 	local dir=$1 bad=0 layer ok f inc folder
 	for layer in lib parse rundir run/plan run/guest run/record run report compare stats scan repro bisect; do
 		ok=" $(allowed "$layer") "
-		# every include of the layer's files, one grep: "path:include"
+		# every include of the layer's files, one sed: "path:include"
 		while IFS=: read -r f inc; do
 			case $inc in ../kmod/*) continue ;; esac
 			folder=${inc%%/*}
