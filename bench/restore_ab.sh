@@ -19,40 +19,19 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/lib/relpath.sh"
+. "$root/bench/lib/ab.sh"
 ht=$root/harness/htab-torture
 out=${RESTORE_AB_OUT:-$root/bench/out/restore-ab-$(date +%Y%m%d-%H%M%S)}
 reps=${RESTORE_AB_REPEAT:-5}
 cpus=${RESTORE_AB_CPUS:-16 48 96}
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(--workload full_update --duration 3)
-case $reps in ''|*[!0-9]*|0|1) echo "restore_ab: RESTORE_AB_REPEAT=$reps: an integer >= 2" >&2; exit 2 ;; esac
 mkdir -p "$out" || exit 2
 export HTAB_SNAPSHOT_CACHE=$out/snapshots
 echo "host: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "cells: ${args[*]} --boot-per-cell --repeat $reps, interleaved cold/restored, vCPUs $cpus"
-for n in $cpus; do
-	for k in $(seq 1 "$reps"); do
-		for mode in cold restored; do
-			r=$out/$mode-v$n-s$k
-			extra=(--restore off)
-			[ "$mode" = restored ] && extra=(--restore on)
-			echo "=== $mode, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
-			t0=$(date +%s.%N)
-			"$ht" run --cpus "$n" --boot-per-cell --repeat "$reps" --shard "$k/$reps" \
-				--out "$r" "${args[@]}" "${extra[@]}" > "$r.out" 2> "$r.err"
-			rc=$?
-			[ $rc -eq 2 ] && { tail -n 5 "$r.err" >&2; exit 2; }
-			awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "wall %.1f s\n", b - a }'
-			grep '^snapshot .*saved' "$r.err" || true
-		done
-	done
-	for mode in cold restored; do
-		shards=()
-		for k in $(seq 1 "$reps"); do shards+=("$out/$mode-v$n-s$k"); done
-		rm -rf "${out:?}/$mode-v$n"
-		"$ht" merge "$out/$mode-v$n" "${shards[@]}" > /dev/null || exit 2
-	done
-done
+AB_NOTE='^snapshot .*saved' ab_interleave "$out" "$reps" "$cpus" cold "--restore off" restored "--restore on" \
+	"${args[@]}" || exit 2
 echo
 runs=()
 for n in $cpus; do runs+=("$out/cold-v$n" "$out/restored-v$n"); done
