@@ -12,6 +12,9 @@ struct timeouts {
 	int host, quiet, attach, run;
 };
 
+/* --bpftrace-aot on (the figures below are worked out with it off). */
+static bool aot_on;
+
 /* accel, target_host, bpftrace scripts, duration and --timeout; then one cell. */
 static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt, int duration_s,
 			    int timeout_opt, int vcpus, const char *noise)
@@ -24,6 +27,7 @@ static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt,
 	memset(&c, 0, sizeof(c));
 	memset(&cell, 0, sizeof(cell));
 	o.timeout_s = timeout_opt;
+	o.bt_aot_off = !aot_on;
 	c.o = &o;
 	c.accel = accel;
 	c.target_host = target_host;
@@ -75,6 +79,7 @@ static void test_kasan_boot(void **s)
 	memset(&c, 0, sizeof(c));
 	memset(&k, 0, sizeof(k));
 	memset(&cell, 0, sizeof(cell));
+	o.bt_aot_off = true;
 	c.o = &o;
 	c.accel = ACCEL_TCG;
 	c.bt_paths.n = 1;
@@ -136,6 +141,25 @@ static void test_timeout_option(void **s)
 	expect(plan(ACCEL_TCG, false, 1, 3, 1000, 4, "none"), 1000, 132, 60, 67);
 }
 
+/*
+ * --bpftrace-aot on: the host limit grows by the runner's compiles after the
+ * measurement, 20 s a script under TCG, 10 s under KVM (and on the host);
+ * nothing without scripts. The runner's own limits do not change.
+ */
+static void test_aot_compile(void **s)
+{
+	(void)s;
+	aot_on = true;
+	expect(plan(ACCEL_TCG, false, 1, 3, 0, 4, "none"), 229 + 20, 132, 60, 67);
+	expect(plan(ACCEL_TCG, false, 3, 3, 0, 2, "none"), 66 + 90 + 65 + 30 + 60, 60 + 90, 90, 65);
+	expect(plan(ACCEL_TCG, false, 0, 3, 0, 2, "none"), 66 + 0 + 65 + 30, 126, 60, 65);
+	expect(plan(ACCEL_KVM, false, 1, 10, 0, 16, "none"), 38 + 30 + 40 + 30 + 10, 100, 30, 40);
+	expect(plan(ACCEL_TCG, true, 1, 3, 0, 2, "cpu"), 10 + 30 + 33 + 30 + 10, 93, 30, 33);
+	/* --timeout still replaces the whole limit */
+	expect(plan(ACCEL_TCG, false, 1, 3, 50, 4, "none"), 50, 50, 60, 67);
+	aot_on = false;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_kvm),
 		cmocka_unit_test(test_target_host),
 		cmocka_unit_test(test_timeout_option),
+		cmocka_unit_test(test_aot_compile),
 	};
 
 	return cmocka_run_group_tests_name("timeouts", tests, NULL, NULL);

@@ -16,6 +16,7 @@ TEST_ACTION=
 JOB_SCRIPT=
 VCPUS=
 BPFTRACE_FORM=auto
+BPFTRACE_AOT=
 # TARGET=host: run by `htab-torture run --target host` on the machine itself,
 # not in a guest; the log then goes to CONSOLE (a file in the cell), and
 # dmesg.txt holds only what the kernel logged during the job.
@@ -46,6 +47,16 @@ running() {
 	return 1
 }
 
+# bt_signal PID: ask bpftrace PID to print its maps and exit: SIGINT, or
+# for an AOT program (below) the start of AOT_STOP.
+bt_signal() {
+	if is_aot "$1"; then
+		ln -sf /bin/true "/run/$AOT_STOP" && "/run/$AOT_STOP"
+	else
+		kill -INT "$1" 2>/dev/null
+	fi
+}
+
 # bt_stop PID [OUT]: SIGINT bpftrace so it prints its maps, and make sure it goes.
 # bpftrace 0.17 can lose a SIGINT (its loop leaves only when epoll_wait
 # itself returns EINTR; seen 3 times in ~90 stops): resend every 5 s while
@@ -56,14 +67,14 @@ running() {
 bt_stop() {
 	out=${2:-$(ls -l "/proc/$1/fd/" 2>/dev/null | sed -n 's/.* -> \(.*\.ndjson\)$/\1/p' | head -n 1)}
 	sz0=$(wc -c < "$out" 2>/dev/null)
-	kill -INT "$1" 2>/dev/null
+	bt_signal "$1"
 	t=0
 	while running "$1" && [ $t -lt 1200 ]; do
 		sleep 0.1
 		t=$((t + 1))
 		if [ $((t % 50)) -eq 0 ] && [ "$(wc -c < "$out" 2>/dev/null)" = "$sz0" ]; then
 			log "runner: bpftrace $1 still running $((t / 10)) s after SIGINT: SIGINT again"
-			kill -INT "$1" 2>/dev/null
+			bt_signal "$1"
 		fi
 	done
 	if running "$1"; then
@@ -103,6 +114,85 @@ bt_wait() {
 }
 bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
 
+# Ahead-of-time programs (BPFTRACE_AOT: the host's cache directory, which
+# the guest sees read-only at the same path; empty: off). bpftrace's own
+# start-up (LLVM, BTF, feature probes, codegen) is most of a cell after a
+# restore; bpftrace-aotrt loads a program `bpftrace --aot` compiled before
+# and needs none of it. A cell without the program in the cache runs
+# bpftrace as always and compiles the program after its measurement, into
+# $cell/bpftrace/aot/KEY (or KEY.fail with why), which the host copies into
+# the cache. The key: the program as compiled, /proc/version (release,
+# build number and date tell source-built variants apart), and bpftrace's
+# two binaries. Where bpftrace 0.17's runtime falls short, the script runs
+# as always:
+# - it crashes on kfunc/kretfunc probes (segfault after attached_probes),
+#   so fentry forms are never compiled;
+# - it has no positional parameters: a script using only $1, with a
+#   number or nothing as its argument, is compiled with $1 replaced;
+# - it ignores SIGINT and never prints its maps on a signal, so the
+#   compiled program has one more probe that calls exit() (which prints
+#   them) when a program named AOT_STOP starts; bt_stop starts one (true,
+#   through a link of that name). Every AOT program of the guest exits on
+#   it at once. (The probe reads no tracepoint arguments: without BTF,
+#   as in the source-built kernels, bpftrace --aot cannot compile those.);
+# - its -o crashes: its output goes to stdout, redirected.
+# An AOT program that dies before it is live is marked KEY.fail and the
+# script runs as always in that cell.
+AOT_STOP=htab-aot-stop
+TRACEFS=/sys/kernel/tracing
+bt_aot_pids=
+
+# bt_aot RUN [ARG]: true when RUN may run ahead of time; sets aot_key, and
+# aot_bin to the cached program ("" if none yet). Writes the program as
+# compiled to $out.aot.bt ($out: bt_launch's OUT, set by the caller).
+bt_aot() {
+	aot_bin= aot_key=
+	[ -n "$BPFTRACE_AOT" ] && [ -d "$TRACEFS/events/sched/sched_process_exec" ] || return 1
+	! grep -qE '(^|[[:space:],])(kfunc|kretfunc|fentry|fexit):' "$1" || return 1
+	! grep -qE '\$([2-9]|#)' "$1" || return 1
+	case ${2:-0} in '' | *[!0-9]*) return 1 ;; esac
+	{
+		sed "s/\\\$1\\([^0-9]\\|\$\\)/${2:-0}\\1/g" "$1"
+		printf '\n// added by the kit: bpftrace-aotrt exits when %s starts\n' $AOT_STOP
+		printf 'tracepoint:sched:sched_process_exec\n/comm == "%s"/\n{\n\texit();\n}\n' $AOT_STOP
+	} > "$out.aot.bt" || return 1
+	aot_key=$({ cat "$out.aot.bt" /proc/version
+		ls -lL /usr/bin/bpftrace /usr/bin/bpftrace-aotrt; } 2>&1 | sha256sum | cut -c1-16)
+	[ -e "$BPFTRACE_AOT/$aot_key.fail" ] && { aot_key=; return 1; }
+	[ -s "$BPFTRACE_AOT/$aot_key" ] && aot_bin=$BPFTRACE_AOT/$aot_key
+	return 0
+}
+
+# bt_launch_aot OUT PROGRAM: as bt_launch, for an AOT program.
+bt_launch_aot() {
+	rm -f "$1.ndjson"
+	bpftrace-aotrt -f json "$2" > "$1.ndjson" 2> "$1.stderr" &
+	bt_pid=$!
+	bt_aot_pids="$bt_aot_pids $bt_pid"
+}
+is_aot() { case " $bt_aot_pids " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# bt_aot_compile: compile the programs this cell's scripts lacked
+# ($aot_todo: KEY:OUT pairs), after the measurement.
+bt_aot_compile() {
+	for item in $aot_todo; do
+		key=${item%%:*} src=${item#*:}.aot.bt
+		mkdir -p "$cell/bpftrace/aot" || return
+		a=$(up)
+		if bpftrace --aot "$cell/bpftrace/aot/$key.tmp" "$src" > "$cell/bpftrace/aot/$key.log" 2>&1 &&
+			[ -s "$cell/bpftrace/aot/$key.tmp" ]; then
+			mv "$cell/bpftrace/aot/$key.tmp" "$cell/bpftrace/aot/$key"
+			rm -f "$cell/bpftrace/aot/$key.log"
+			log "runner: bpftrace --aot $src: $key, $(echo "$(up) - $a" | bc) s"
+		else
+			rm -f "$cell/bpftrace/aot/$key.tmp"
+			mv "$cell/bpftrace/aot/$key.log" "$cell/bpftrace/aot/$key.fail"
+			log "runner: bpftrace --aot $src failed: $(head -c 300 "$cell/bpftrace/aot/$key.fail")"
+		fi
+	done
+	aot_todo=
+}
+
 # bt_form SCRIPT: the script to run for SCRIPT. Where the kernel has BTF and
 # SCRIPT has a NAME_fentry.bt sibling, the fentry form runs: bench/observer
 # measured it cheaper per hit (6.4 vs 7.7 us, fentry/kprobe throughput 1.17,
@@ -139,6 +229,8 @@ stop_observers() {
 finish() {
 	tasks_stop
 	stop_observers
+	# After the measurement: the programs later cells will load.
+	case $1 in 0 | 1) bt_aot_compile ;; esac
 	if [ -n "$dmesg_mark" ]; then
 		# From this job's mark on; the whole log if the ring buffer lost it.
 		dmesg 2>/dev/null | awk -v m="$dmesg_mark" 'index($0, m) { on = 1 } on' > "$cell/dmesg.txt"
@@ -155,6 +247,7 @@ finish() {
 
 bt_pids=
 noise_pid=
+aot_todo=
 dmesg_lines0=0 dmesg_mark=
 # dmesg.txt holds only what the kernel logged during this job on this
 # machine, and after an earlier cell in the same boot (run-group.sh sets
@@ -196,7 +289,15 @@ if [ -n "$BPFTRACE" ]; then
 		out=$cell/bpftrace/$(basename "$bt" .bt)
 		case $run in *_fentry.bt) echo fentry ;; *) echo kprobe ;; esac > "$out.form"
 		if [ -n "$bt_args" ]; then echo workers; else echo all; fi > "$out.callers"
-		bt_launch "$out" "$run" $bt_args
+		if bt_aot "$run" $bt_args && [ -n "$aot_bin" ]; then
+			echo aot > "$out.engine"
+			bt_launch_aot "$out" "$aot_bin"
+		else
+			[ -z "$aot_key" ] || aot_todo="$aot_todo $aot_key:$out"
+			echo bpftrace > "$out.engine"
+			bt_launch "$out" "$run" $bt_args
+		fi
+		eval "bt_job_$bt_pid=\"\${aot_key:--} \$out \$run \$bt_args\""
 		bt_pids="$bt_pids $bt_pid"
 	done
 fi
@@ -273,11 +374,27 @@ run_custom_job() {
 }
 
 if [ -n "$BPFTRACE" ]; then
-	set -- $BPFTRACE
+	live=
 	for pid in $bt_pids; do
-		bt_wait "$pid" "$cell/bpftrace/$(basename "$1" .bt)" "$1" || finish 2
-		shift
+		eval "set -- \$bt_job_$pid"
+		key=$1 out=$2 run=$3
+		shift 3
+		if bt_wait "$pid" "$out" "$run"; then
+			live="$live $pid"
+			continue
+		fi
+		is_aot "$pid" || finish 2
+		# The AOT program died (or hung) before it was live: mark it
+		# bad for later cells and run the script as always.
+		mkdir -p "$cell/bpftrace/aot"
+		{ echo "bpftrace-aotrt did not go live on $(uname -r):"; cat "$out.stderr"; } > "$cell/bpftrace/aot/$key.fail"
+		log "runner: bpftrace-aotrt of $run did not go live: bpftrace instead"
+		echo bpftrace > "$out.engine"
+		bt_launch "$out" "$run" "$@"
+		bt_wait "$bt_pid" "$out" "$run" || { bt_pids="$live $bt_pid"; finish 2; }
+		live="$live $bt_pid"
 	done
+	bt_pids=$live
 	log "runner: bpftrace attached"
 fi
 phase T_ATTACHED

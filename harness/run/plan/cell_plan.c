@@ -23,7 +23,7 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	int nbt = (int)c->bt_paths.n;
 	int boot = c->target_host ? 10 : tcg ? 60 + 3 * p->vcpus : 30 + p->vcpus / 2;
 	int attach = nbt ? (tcg ? 60 + 15 * (nbt - 1) : 30 + 5 * (nbt - 1)) : 0;
-	int longest_quiet;
+	int longest_quiet, aot;
 
 	/* KASAN's shadow checks make every boot ~4x as long (kernels.c) */
 	if (p->k && p->k->kasan && !c->target_host)
@@ -34,9 +34,14 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 		attach *= 2;
 	p->attach_timeout_s = attach ? attach : 60;
 	p->run_timeout_s = c->duration_s + (tcg ? 60 + p->vcpus : 30);
-	/* + 30: rmmod, bpftrace printing its maps, dmesg, poweroff. */
+	/*
+	 * + 30: rmmod, bpftrace printing its maps, dmesg, poweroff; + aot: the
+	 * runner compiling the programs later cells load (bpftrace --aot,
+	 * 4.5-6 s a script at 16 vCPUs under TCG).
+	 */
+	aot = nbt && !o->bt_aot_off ? (tcg ? 20 : 10) * nbt : 0;
 	p->timeout_s = o->timeout_s ? o->timeout_s
-				       : boot + attach + p->run_timeout_s + 30;
+				       : boot + attach + p->run_timeout_s + 30 + aot;
 	/* The longest silence a healthy guest has: booting, attaching or stressing. */
 	longest_quiet = boot;
 	if (attach > longest_quiet)

@@ -71,6 +71,7 @@ enum {
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO, OPT_SANITIZERS,
+	OPT_BPFTRACE_AOT,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -188,6 +189,11 @@ static const struct opt_spec run_opts_table[] = {
 	  "(e.g. maxcpus=2: the guest's init onlines the rest)" },
 	{ "bpftrace", 'b', "NAME[,...]|none", GUEST_GROUP,
 	  "scripts of bpftrace/ (default __pcpu_freelist_pop)" },
+	{ "bpftrace-aot", OPT_BPFTRACE_AOT, "on|off", GUEST_GROUP,
+	  "on (default): a kprobe-form script runs as a program bpftrace --aot\n"
+	  "compiled in an earlier cell of the same kernel (cached in\n"
+	  "vm-images/out/bpftrace-aot/), without LLVM's start-up; off: bpftrace\n"
+	  "compiles every script in every cell" },
 	{ "modparam", OPT_MODPARAM, "KEY=VAL", GUEST_GROUP,
 	  "repeatable, passed to the module: a parameter below (value_size=, …),\n"
 	  "an integer in its bounds; guest RAM grows with the map, one the\n"
@@ -807,6 +813,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_boot_opt(o, arg);
 	case OPT_PVH:
 		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
+	case OPT_BPFTRACE_AOT:
+		return parse_either("--bpftrace-aot", arg, "on", "off", "off", &o->bt_aot_off);
 	case OPT_RESTORE:
 		o->restore_given = true;
 		return parse_either("--restore", arg, "on", "off", "on", &o->restore);

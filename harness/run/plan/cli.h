@@ -53,6 +53,7 @@ struct run_opts {
 	bool coverage;			/* --coverage: the coverage kernel, nothing else */
 	enum lpj_mode lpj_mode;		/* --lpj */
 	long lpj_value;			/* with LPJ_VALUE */
+	bool bt_aot_off;		/* --bpftrace-aot off: no ahead-of-time bpftrace programs */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */

@@ -20,6 +20,7 @@
 #include "parse/module_json.h"
 #include "run/plan/noise.h"
 #include "run/plan/qemu_argv.h"
+#include "run/record/bt_aot.h"
 #include "run/record/verdict.h"
 
 #define POP_SCRIPT "__pcpu_freelist_pop"
@@ -121,7 +122,7 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 		const char *name = c->o->bpftrace.v[i];
 		char path[PATH_MAX + 128];
 		struct bt_output bo;
-		json_t *s, *vals = json_object(), *hists = json_object();
+		json_t *s, *engine, *vals = json_object(), *hists = json_object();
 
 		bt_output_init(&bo);
 		snprintf(path, sizeof(path), "%s/bpftrace/%s.ndjson", cell->p->dir, name);
@@ -147,12 +148,20 @@ static void add_bpftrace(const struct run_ctx *c, const struct cell *cell, json_
 			json_object_set_new(h, "buckets", hist_buckets_json(&bo.hists[k].h));
 			json_object_set_new(hists, key, h);
 		}
+		/* What ran it: "bpftrace", or "aot" (a program compiled before, with
+		 * one probe of the kit's own that stops it: not counted here). */
+		snprintf(path, sizeof(path), "%s/bpftrace/%s.engine", cell->p->dir, name);
+		engine = read_word(path);
+		if (json_is_string(engine) && !strcmp(json_string_value(engine), "aot") &&
+		    bo.attached_probes > 0)
+			bo.attached_probes--;
 		s = json_pack("{s:i, s:I, s:i, s:o, s:o}", "attached_probes", bo.attached_probes,
 			      "lost_events", (json_int_t)bo.lost_events,
 			      "malformed_lines", bo.malformed, "values", vals, "hists", hists);
 		/* Which form the guest ran (kprobe, or fentry where it has BTF). */
 		snprintf(path, sizeof(path), "%s/bpftrace/%s.form", cell->p->dir, name);
 		json_object_set_new(s, "form", read_word(path));
+		json_object_set_new(s, "engine", engine);
 		/* Whose calls it counted: "workers" (the module's) or "all". */
 		snprintf(path, sizeof(path), "%s/bpftrace/%s.callers", cell->p->dir, name);
 		json_object_set_new(s, "callers", read_word(path));
@@ -751,6 +760,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	int rc = 0;
 
 	memset(rec, 0, sizeof(*rec));
+	bt_aot_publish(c, cell->p->dir);
 	hang = hang_json(c, cell, hang_title, sizeof(hang_title), &rec->decode_pending);
 	snprintf(path, sizeof(path), "%s/module.json", cell->p->dir);
 	have_mod = module_result_load(&mod, path, mod_err, sizeof(mod_err)) == 0;
