@@ -143,21 +143,47 @@ static void test_timeout_option(void **s)
 
 /*
  * --bpftrace-aot on: the host limit grows by the runner's compiles after the
- * measurement, 20 s a script under TCG, 10 s under KVM (and on the host);
- * nothing without scripts. The runner's own limits do not change.
+ * measurement, each stopped at 60 s under TCG, 20 s under KVM (and on the
+ * host), + 5 s; nothing without scripts. The runner's own limits do not change.
  */
 static void test_aot_compile(void **s)
 {
+	struct run_opts o;
+	struct run_ctx c;
+	struct cell_plan cell;
+
 	(void)s;
 	aot_on = true;
-	expect(plan(ACCEL_TCG, false, 1, 3, 0, 4, "none"), 229 + 20, 132, 60, 67);
-	expect(plan(ACCEL_TCG, false, 3, 3, 0, 2, "none"), 66 + 90 + 65 + 30 + 60, 60 + 90, 90, 65);
+	expect(plan(ACCEL_TCG, false, 1, 3, 0, 4, "none"), 229 + 65, 132, 60, 67);
+	expect(plan(ACCEL_TCG, false, 3, 3, 0, 2, "none"), 66 + 90 + 65 + 30 + 3 * 65, 60 + 90, 90, 65);
 	expect(plan(ACCEL_TCG, false, 0, 3, 0, 2, "none"), 66 + 0 + 65 + 30, 126, 60, 65);
-	expect(plan(ACCEL_KVM, false, 1, 10, 0, 16, "none"), 38 + 30 + 40 + 30 + 10, 100, 30, 40);
-	expect(plan(ACCEL_TCG, true, 1, 3, 0, 2, "cpu"), 10 + 30 + 33 + 30 + 10, 93, 30, 33);
+	expect(plan(ACCEL_KVM, false, 1, 10, 0, 16, "none"), 38 + 30 + 40 + 30 + 25, 100, 30, 40);
+	expect(plan(ACCEL_TCG, true, 1, 3, 0, 2, "cpu"), 10 + 30 + 33 + 30 + 25, 93, 30, 33);
 	/* --timeout still replaces the whole limit */
 	expect(plan(ACCEL_TCG, false, 1, 3, 50, 4, "none"), 50, 50, 60, 67);
 	aot_on = false;
+
+	/* the runner's limit, in job.env; below the quiet limit at every size */
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	memset(&cell, 0, sizeof(cell));
+	c.o = &o;
+	c.accel = ACCEL_TCG;
+	c.bt_paths.n = 1;
+	c.duration_s = 3;
+	cell.noise = "none";
+	for (cell.vcpus = 1; cell.vcpus <= 96; cell.vcpus++) {
+		cell_plan_timeouts(&c, &cell);
+		assert_int_equal(cell.aot_compile_s, 60);
+		assert_true(cell.aot_compile_s < cell.quiet_s);
+	}
+	o.bt_aot_off = true;
+	cell_plan_timeouts(&c, &cell);
+	assert_int_equal(cell.aot_compile_s, 0);
+	c.bt_paths.n = 0;
+	o.bt_aot_off = false;
+	cell_plan_timeouts(&c, &cell);
+	assert_int_equal(cell.aot_compile_s, 0);
 }
 
 int main(void)

@@ -181,7 +181,8 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 	if (run_has_faults(c->o))
 		sb_append(&b, "BPFTRACE_FORM=kprobe\n");
 	if (c->bt_paths.n && !c->o->bt_aot_off && !bt_aot_cache_dir(c->root, path, sizeof(path)))
-		sb_appendf(&b, "BPFTRACE_AOT='%s'\n", path);
+		sb_appendf(&b, "BPFTRACE_AOT='%s'\nBPFTRACE_AOT_TIMEOUT=%d\n", path,
+			   cell->p->aot_compile_s);
 	if (cell->p->test_action)	/* KDIR: where kmodule:NAME looks for NAME.ko */
 		sb_appendf(&b, "TEST_ACTION=%s\nKDIR='%s'\n", cell->p->test_action,
 			   cell->p->k->kdir);

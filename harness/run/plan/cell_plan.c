@@ -36,10 +36,14 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	p->run_timeout_s = c->duration_s + (tcg ? 60 + p->vcpus : 30);
 	/*
 	 * + 30: rmmod, bpftrace printing its maps, dmesg, poweroff; + aot: the
-	 * runner compiling the programs later cells load (bpftrace --aot,
-	 * 4.5-6 s a script at 16 vCPUs under TCG).
+	 * runner compiling the programs later cells load, each stopped at
+	 * aot_compile_s (bpftrace --aot took 2.6-4.2 s a script under TCG
+	 * at 4-48 vCPUs, once 92 s at 48 right after a module run; one cut
+	 * short is compiled by a later cell). Below the quiet limit: the
+	 * runner says nothing while it compiles.
 	 */
-	aot = nbt && !o->bt_aot_off ? (tcg ? 20 : 10) * nbt : 0;
+	p->aot_compile_s = nbt && !o->bt_aot_off ? (tcg ? 60 : 20) : 0;
+	aot = nbt * (p->aot_compile_s ? p->aot_compile_s + 5 : 0);
 	p->timeout_s = o->timeout_s ? o->timeout_s
 				       : boot + attach + p->run_timeout_s + 30 + aot;
 	/* The longest silence a healthy guest has: booting, attaching or stressing. */

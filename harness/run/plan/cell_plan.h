@@ -30,6 +30,7 @@ struct cell_plan {
 	int boot_budget_s;	/* the boot's part of timeout_s */
 	int quiet_s;		/* no growth of console.log / guest.log */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
+	int aot_compile_s;		/* the runner's limit on one bpftrace --aot; 0: AOT off */
 	int crash_grace_s;	/* after a kernel report, before QEMU is stopped */
 	struct map_shape map;	/* the map the cell creates (guest RAM follows it) */
 	int mem_mb;		/* guest RAM (0 with --target host) */
