@@ -245,8 +245,17 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 		return -1;
 	}
 	if (ready <= 0) {
+		char *con, *why;
+
 		fprintf(stderr, "error: snapshot: the guest %s before its save point (see %s/console.log)\n",
 			ready ? "did not get there in its boot budget" : "ended", tmp);
+		/* init's own reason: a kernel report while booting (vm-images/guest/init) */
+		snprintf(p, sizeof(p), "%s/console.log", tmp);
+		con = read_file(p, NULL);
+		why = con ? strstr(con, "htab-init: the kernel was tainted") : NULL;
+		if (why)
+			fprintf(stderr, "error: snapshot: %.*s\n", (int)strcspn(why, "\r\n"), why);
+		free(con);
 		return -1;
 	}
 	t0 = now_mono();
