@@ -17,6 +17,7 @@
 #include "run/guest/guest.h"
 #include "run/record/cell_json.h"
 #include "run/plan/kernels.h"
+#include "run/plan/bt_aot.h"
 #include "run/plan/lpj.h"
 #include "run/plan/pvh.h"
 #include "run/plan/matrix.h"
@@ -43,6 +44,10 @@ static int resolve_scripts(struct run_ctx *c)
 		if (strv_push(&c->bt_paths, p))
 			return -1;
 	}
+	/* Without a cache (a warning says why), bpftrace compiles every script. */
+	if (c->bt_paths.n && !c->o->bt_aot_off &&
+	    bt_aot_cache_dir(c->root, c->bt_aot_cache, sizeof(c->bt_aot_cache)))
+		c->bt_aot_cache[0] = '\0';
 	return 0;
 }
 

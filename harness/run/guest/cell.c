@@ -20,7 +20,6 @@
 #include "run/guest/cell.h"
 #include "run/guest/guest.h"
 #include "run/guest/hang.h"
-#include "run/plan/bt_aot.h"
 #include "run/plan/matrix.h"
 #include "rundir/cell_id.h"
 #include "run/plan/noise.h"
@@ -180,8 +179,8 @@ int cell_write_job(const struct run_ctx *c, const struct cell *cell)
 		   cell->p->attach_timeout_s, cell->p->run_timeout_s, cell->p->noise_cmd);
 	if (run_has_faults(c->o))
 		sb_append(&b, "BPFTRACE_FORM=kprobe\n");
-	if (c->bt_paths.n && !c->o->bt_aot_off && !bt_aot_cache_dir(c->root, path, sizeof(path)))
-		sb_appendf(&b, "BPFTRACE_AOT='%s'\nBPFTRACE_AOT_TIMEOUT=%d\n", path,
+	if (c->bt_aot_cache[0])
+		sb_appendf(&b, "BPFTRACE_AOT='%s'\nBPFTRACE_AOT_TIMEOUT=%d\n", c->bt_aot_cache,
 			   cell->p->aot_compile_s);
 	if (cell->p->test_action)	/* KDIR: where kmodule:NAME looks for NAME.ko */
 		sb_appendf(&b, "TEST_ACTION=%s\nKDIR='%s'\n", cell->p->test_action,

@@ -7,15 +7,13 @@
 
 #include "lib/util.h"
 #include "run/plan/bt_aot.h"
+#include "run/plan/paths.h"
 
 int bt_aot_cache_dir(const char *root, char *out, size_t n)
 {
-	const char *e = getenv("HTAB_BPFTRACE_AOT_CACHE");
 	char dir[PATH_MAX], abs[PATH_MAX];
 
-	if (e && *e)
-		snprintf(dir, sizeof(dir), "%s", e);
-	else if (pathf(dir, sizeof(dir), "%s/vm-images/out/bpftrace-aot", root))
+	if (cache_dir(root, "HTAB_BPFTRACE_AOT_CACHE", "bpftrace-aot", dir, sizeof(dir)))
 		return -1;
 	if (mkdir_p(dir) || !realpath(dir, abs) || strlen(abs) >= n) {
 		fprintf(stderr, "warning: bpftrace AOT cache %s: %s; bpftrace compiles every script\n",

@@ -12,7 +12,8 @@
 /*
  * The cache directory, absolute (the guest sees the host root read-only at
  * the same paths): $HTAB_BPFTRACE_AOT_CACHE, else ROOT/vm-images/out/bpftrace-aot.
- * Created if missing; -1 (with a warning) if it cannot be.
+ * Created if missing; -1 (with a warning) if it cannot be. A run works it
+ * out once (run_ctx.bt_aot_cache).
  */
 int bt_aot_cache_dir(const char *root, char *out, size_t n);
 

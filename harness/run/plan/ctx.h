@@ -44,6 +44,7 @@ struct run_ctx {
 	int nkernels;
 	char runner[PATH_MAX];
 	struct strv bt_paths;		/* absolute .bt paths, same order as o->bpftrace */
+	char bt_aot_cache[PATH_MAX];	/* bpftrace AOT programs (plan/bt_aot.h); "": none */
 	enum accel_mode accel;
 	int duration_s;			/* --duration, or the accelerator's default */
 	bool target_host;

@@ -84,3 +84,12 @@ int ensure_initramfs(const char *root, const char *release, const char *path, bo
 		return -1;
 	return file_exists(path) ? 0 : -1;
 }
+
+int cache_dir(const char *root, const char *env, const char *name, char *out, size_t n)
+{
+	const char *e = getenv(env);
+
+	if (e && *e)
+		return pathf(out, n, "%s", e);
+	return pathf(out, n, "%s/vm-images/out/%s", root, name);
+}

@@ -15,4 +15,9 @@ int module_vermagic(const char *ko, char *out, size_t n);
  * guest/init or the script; !modules: --no-modules (a --kernel-tree).
  */
 int ensure_initramfs(const char *root, const char *release, const char *path, bool modules);
+/*
+ * A cache the runs share: $ENV when set and not empty, else
+ * ROOT/vm-images/out/NAME. 0 ok, -1 when it does not fit in n.
+ */
+int cache_dir(const char *root, const char *env, const char *name, char *out, size_t n);
 #endif

@@ -14,18 +14,14 @@
 #include <unistd.h>
 
 #include "lib/fnv.h"
+#include "run/plan/paths.h"
 #include "run/plan/snapshot_key.h"
 
 #define KEY_VERSION "htab-torture snapshot 1"
 
 void snapshot_cache_dir(const char *root, char *out, size_t n)
 {
-	const char *e = getenv("HTAB_SNAPSHOT_CACHE");
-
-	if (e && *e)
-		snprintf(out, n, "%s", e);
-	else
-		snprintf(out, n, "%s/vm-images/out/snapshots", root);
+	cache_dir(root, "HTAB_SNAPSHOT_CACHE", "snapshots", out, n);
 }
 
 /* A bare name is looked up in PATH, as execvp does. */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "lib/util.h"
-#include "run/plan/bt_aot.h"
 #include "run/record/bt_aot.h"
 
 /* KEY or KEY.fail: KEY is 16 lowercase hex digits (run-job.sh's bt_aot). */
@@ -23,17 +22,14 @@ static bool aot_name(const char *name)
 
 void bt_aot_publish(const struct run_ctx *c, const char *cell_dir)
 {
-	char src[PATH_MAX], dst[PATH_MAX], cache[PATH_MAX];
+	const char *cache = c->bt_aot_cache;
+	char src[PATH_MAX], dst[PATH_MAX];
 	struct dirent *de;
 	DIR *d;
 
-	if (c->o->bt_aot_off || pathf(src, sizeof(src), "%s/bpftrace/aot", cell_dir) ||
+	if (!cache[0] || pathf(src, sizeof(src), "%s/bpftrace/aot", cell_dir) ||
 	    !(d = opendir(src)))
 		return;
-	if (bt_aot_cache_dir(c->root, cache, sizeof(cache))) {
-		closedir(d);
-		return;
-	}
 	while ((de = readdir(d))) {
 		size_t len;
 		char *data;
