@@ -1,20 +1,22 @@
 #!/bin/bash
 # Runs every test of the kit and ends with one line "N passed, N failed, N skipped".
 # Each test is a program: exit 0 pass, 77 skip, anything else fail; its
-# output is in tests/out/NAME.log.
+# output is in tests/out/NAME.log. Each result line gives the test's wall
+# and CPU seconds (user + system of everything it waited for: its guests).
 # TESTS="pattern" limits the run to test names matching the pattern.
 #
 # Order, so that a fresh clone's one cold kernel build is hidden and a
 # broken build fails in seconds, not minutes:
 # 1. The kernel variants the selected tests name on a "# run-tests: needs
-#    VARIANT..." line are built in the background from the start
-#    (build-kernel.sh runs niced; a test reaching a tree still being built
-#    waits on its lock and gets the cached result).
+#    VARIANT..." line are built in the background from the start, in the
+#    order the tests name them (build-kernel.sh runs niced; a test reaching
+#    a tree still being built waits on its lock and gets the cached result).
 # 2. Meanwhile two lanes side by side: unit tests (cmocka) then the host
-#    tests (tests/host, no guest), and the VM tests that need no variant.
-# 3. Once both lanes and the builds are done, the rest one at a time: the
-#    VM tests that need a variant and those marked "# run-tests: quiet"
-#    (they assert timings, so nothing else runs beside them).
+#    tests (tests/host, no guest); and the VM tests, one guest at a time:
+#    before each, a test whose variants have been built since goes first;
+#    the VM tests that need no variant fill the time the builds take.
+# 3. Once both lanes and the builds are done, those marked "# run-tests:
+#    quiet" one at a time (they assert timings, so nothing runs beside them).
 cd "$(dirname "$0")/.." || exit 2
 out=tests/out
 mkdir -p "$out"
@@ -29,58 +31,111 @@ tag() { sed -n "s/^# run-tests: $2\( \(.*\)\)\{0,1\}$/\2 /p" "$1" | grep .; }
 # One block of output at a time, whichever lane it comes from.
 say() { { flock 9; printf '%s\n' "$@"; } 9> "$out/.say.lock"; }
 
+# cpu_of FILE: the user + system seconds of `times`' second line (children) in FILE
+cpu_of() {
+	awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+	     END { printf "%.0f", s }' "$1" 2>/dev/null
+}
+
 run_one() {	# name, command...
 	local name=$1; shift
 	local log="$out/$name.log" t0=$SECONDS rc
 	say "=== $name"
-	"$@" > "$log" 2>&1
+	( "$@" > "$log" 2>&1; rc=$?; times > "$out/.cpu-$name"; exit $rc )
 	rc=$?
 	case $rc in
-	0) echo "pass $name" >> "$results"; say "--- PASS $name ($((SECONDS - t0))s)" ;;
+	0) echo "pass $name" >> "$results"
+	   say "--- PASS $name ($((SECONDS - t0))s, cpu $(cpu_of "$out/.cpu-$name")s)" ;;
 	77) echo "skip $name" >> "$results"; say "--- SKIP $name: $(tail -n 1 "$log")" ;;
 	*) echo "fail $name" >> "$results"
 	   say "--- FAIL $name (exit $rc, log $log)" "$(tail -n 30 "$log" | sed 's/^/    /')" ;;
 	esac
 }
 
-host=() early=() late=() variants=()
+host=() early=() needs=() quiet=() variants=()
+declare -A needs_of
 for t in tests/host/test_*.sh; do
 	[ -x "$t" ] && selected "$(name_of "$t")" && host+=("$t")
 done
 for t in tests/vm/test_*.sh; do
 	[ -x "$t" ] && selected "$(name_of "$t")" || continue
-	if need=$(tag "$t" needs); then
-		late+=("$t")
-		for v in $need; do [[ " ${variants[*]} " == *" $v "* ]] || variants+=("$v"); done
-	elif tag "$t" quiet > /dev/null; then
-		late+=("$t")
+	need=$(tag "$t" needs) || need=
+	for v in $need; do [[ " ${variants[*]} " == *" $v "* ]] || variants+=("$v"); done
+	if tag "$t" quiet > /dev/null; then
+		quiet+=("$t")
+	elif [ -n "$need" ]; then
+		needs+=("$t")
+		needs_of[$t]=$need
 	else
 		early+=("$t")
 	fi
 done
 
+# The background build marks each variant in $built as it ends: V.ok, or
+# V.failed (the tests that need it then build it again and show why).
+built=$out/.built
+rm -rf "$built"
+mkdir -p "$built"
 build_pid=
 if [ ${#variants[@]} -gt 0 ]; then
 	say "=== building ${variants[*]} in the background (log $out/build-variants.log)"
 	(
 		t0=$SECONDS
-		for v in "${variants[@]}"; do vm-images/build-kernel.sh "$v" || exit; done
-		say "--- built ${variants[*]} in the background ($((SECONDS - t0))s)" >&3
+		for v in "${variants[@]}"; do
+			if vm-images/build-kernel.sh "$v"; then
+				touch "$built/$v.ok"
+			else
+				for w in "${variants[@]}"; do [ -e "$built/$w.ok" ] || touch "$built/$w.failed"; done
+				exit 1
+			fi
+		done
+		times > "$out/.cpu-builds"
+		say "--- built ${variants[*]} in the background ($((SECONDS - t0))s, cpu $(cpu_of "$out/.cpu-builds")s)" >&3
 	) 3>&1 > "$out/build-variants.log" 2>&1 &
 	build_pid=$!
 fi
+
+# built_for TEST: every variant TEST needs has ended its build (or the build is gone)
+built_for() {
+	local v
+	[ -n "$build_pid" ] && kill -0 "$build_pid" 2>/dev/null || return 0
+	for v in ${needs_of[$1]}; do
+		[ -e "$built/$v.ok" ] || [ -e "$built/$v.failed" ] || return 1
+	done
+}
+
+# run_built: run the tests of $needs whose variants are built; 1 if none was
+run_built() {
+	local t rest=() ran=1
+	for t in "${needs[@]}"; do
+		if built_for "$t"; then
+			run_one "$(name_of "$t")" "$t"
+			ran=0
+		else
+			rest+=("$t")
+		fi
+	done
+	needs=("${rest[@]}")
+	return $ran
+}
 
 (
 	selected unit && run_one unit make -C tests/unit check
 	for t in "${host[@]}"; do run_one "$(name_of "$t")" "$t"; done
 ) &
 host_pid=$!
-for t in "${early[@]}"; do run_one "$(name_of "$t")" "$t"; done
+for t in "${early[@]}"; do
+	run_built
+	run_one "$(name_of "$t")" "$t"
+done
+while [ ${#needs[@]} -gt 0 ]; do
+	run_built || sleep 2
+done
 wait "$host_pid"
 if [ -n "$build_pid" ] && ! wait "$build_pid"; then
-	say "--- the background build failed (log $out/build-variants.log); the tests that need it build again"
+	say "--- the background build failed (log $out/build-variants.log); the tests that need it built again"
 fi
-for t in "${late[@]}"; do run_one "$(name_of "$t")" "$t"; done
+for t in "${quiet[@]}"; do run_one "$(name_of "$t")" "$t"; done
 
 pass=$(grep -c '^pass ' "$results") fail=$(grep -c '^fail ' "$results") skip=$(grep -c '^skip ' "$results")
 [ "$fail" -gt 0 ] && echo "failed: $(sed -n 's/^fail //p' "$results" | paste -sd' ')"
