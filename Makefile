@@ -18,12 +18,16 @@
 # The guest kernel: the distro kernel `--kernel distro` means
 # (vm-images/lines/default), never whichever line happens to be installed
 # newest; the module must be built against exactly the kernel that boots.
-KVER ?= $(shell vm-images/kernel-lines.sh release 2>/dev/null)
-KDIR ?= /usr/src/linux-headers-$(KVER)
+# It is in the kit's root (`make deps` fetches it there) or the host's.
+KRES := $(shell vm-images/kernel-lines.sh resolve distro 2>/dev/null)
+KVER ?= $(patsubst RELEASE=%,%,$(filter RELEASE=%,$(KRES)))
+KDIR ?= $(if $(filter RELEASE=$(KVER),$(KRES)),$(patsubst KDIR=%,%,$(filter KDIR=%,$(KRES))),/usr/src/linux-headers-$(KVER))
 INITRAMFS := vm-images/out/initramfs-$(KVER).cpio.gz
 RUN_OUT ?= results/run-$(shell date +%Y%m%d-%H%M%S)
 
-# One list, read by `make deps` and by .ci/run through it.
+# One list, read by `make deps` and by .ci/run through it. Debian's guest
+# kernels are not in it: `kernel-lines.sh fetch` unpacks them into the
+# kit's root instead of installing them as the host's boot kernels.
 DEB_PACKAGES := build-essential pkg-config kmod cpio xz-utils gzip jq \
 	qemu-system-x86 busybox-static \
 	bpftrace stress-ng libjansson-dev libcmocka-dev libxml2-dev libxml2-utils gnuplot-nox \
@@ -44,9 +48,10 @@ deps:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "deps: all Debian packages present"; fi
+	@vm-images/kernel-lines.sh fetch || { apt-get update -qq && vm-images/kernel-lines.sh fetch; }
 
 module:
-	@[ -n "$(KVER)" ] || { echo "error: no guest kernel: need /boot/vmlinuz-X and /usr/src/linux-headers-X (make deps)" >&2; exit 2; }
+	@[ -n "$(KVER)" ] || { echo "error: no guest kernel: vm-images/kernel-lines.sh resolve distro found none (make deps)" >&2; exit 2; }
 	$(MAKE) -C kmod KDIR=$(KDIR)
 
 harness:

@@ -11,14 +11,18 @@ nomod=0
 kver=$1
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
-# Variant kernels (build-kernel.sh, release *-htab-*) have virtio and 9p
-# built in and no /lib/modules: the initramfs then carries no modules.
-[ $nomod = 1 ] || [ -d "/lib/modules/$kver" ] || case "$kver" in
-*-htab-*) ;;
-*)
-	echo "mkinitramfs: no /lib/modules/$kver (install linux-image-$kver)" >&2
-	exit 2 ;;
-esac
+# Debian's kernels are in the kit's root or the host's (kernel-lines.sh
+# root). Variant kernels (build-kernel.sh, release *-htab-*) have virtio
+# and 9p built in and no modules: the initramfs then carries none.
+modroot=/
+if [ $nomod = 0 ] && ! modroot=$("$here/kernel-lines.sh" root "$kver" 2> /dev/null); then
+	case "$kver" in
+	*-htab-*) nomod=1 ;;
+	*)
+		echo "mkinitramfs: no kernel $kver with its modules (fetch it: make deps; vm-images/kernel-lines.sh root $kver says where it looked)" >&2
+		exit 2 ;;
+	esac
+fi
 # Load order matters: each module after the ones it depends on.
 mods="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
 netfs fscache 9pnet 9pnet_virtio 9p virtio_console"
@@ -36,7 +40,7 @@ done
 [ $nomod = 1 ] && mods=
 for m in $mods; do
 	# A module may be built in (variant kernels): then there is nothing to load.
-	f=$(modinfo -k "$kver" -n "$m" 2>/dev/null) || continue
+	f=$(modinfo -b "$modroot" -k "$kver" -n "$m" 2>/dev/null) || continue
 	case "$f" in
 	*.ko) cp "$f" "$tmp/lib/modules/$m.ko" ;;
 	*.ko.xz) xz -dc "$f" > "$tmp/lib/modules/$m.ko" ;;

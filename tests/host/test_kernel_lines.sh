@@ -28,7 +28,10 @@ expect_eq "distro-6.12-rt" "$("$kl" release distro-6.12-rt)" 6.12.117+deb12-rt-a
 expect_eq "resolve" "$("$kl" resolve distro-6.12-rt)" \
 	"LABEL=distro-6.12-rt LINE=6.12-rt RELEASE=6.12.117+deb12-rt-amd64 IMAGE=$HTAB_SYSROOT/boot/vmlinuz-6.12.117+deb12-rt-amd64 KDIR=$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
 "$kl" labels | grep -qx distro-6.12-rt || fail "labels: no distro-6.12-rt"
-"$kl" packages | grep -qx linux-headers-6.12-rt-amd64 || fail "packages: no RT headers"
+expect_eq "packages: the lines' sources, no kernel for apt to install on the host" \
+	"$("$kl" packages | tr '\n' ' ')" "linux-source-6.1 linux-source-6.12 "
+expect_eq "root of a release" "$("$kl" root 6.12.117+deb12-amd64)" "$HTAB_SYSROOT"
+"$kl" root 6.1.0-58-amd64 2> /dev/null; expect_eq "root of a kernel without headers: exit" "$?" 1
 
 err=$("$kl" resolve distro-9.9 2>&1); rc=$?
 expect_eq "unknown label exit" "$rc" 2
@@ -38,10 +41,18 @@ rm -rf "$HTAB_SYSROOT/usr/src/linux-headers-6.12.117+deb12-rt-amd64"
 err=$("$kl" resolve distro-6.12-rt 2>&1); rc=$?
 expect_eq "missing kernel exit" "$rc" 1
 case $err in
-*"distro-6.12-rt (line 6.12-rt) is not installed"*"install linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64"*) echo "ok: says what to install" ;;
+*"distro-6.12-rt (line 6.12-rt) is not there"*"fetch linux-image-6.12-rt-amd64 linux-headers-6.12-rt-amd64: make deps"*) echo "ok: says what to fetch" ;;
 *) fail "missing kernel message: $err" ;;
 esac
 "$kl" bogus 2> /dev/null; expect_eq "usage exit" "$?" 2
+
+# Without HTAB_SYSROOT: the kit's root (HTAB_DISTRO_ROOT) and the host's,
+# the newest release of either.
+kit=$(fresh_dir kernel_lines_kit)
+mkdir -p "$kit/lib/modules/6.1.0-999-amd64" "$kit/boot" "$kit/usr/src/linux-headers-6.1.0-999-amd64"
+: > "$kit/boot/vmlinuz-6.1.0-999-amd64"
+expect_eq "kit root beside the host's" "$(env -u HTAB_SYSROOT HTAB_DISTRO_ROOT="$kit" "$kl" resolve distro-6.1)" \
+	"LABEL=distro-6.1 LINE=6.1 RELEASE=6.1.0-999-amd64 IMAGE=$kit/boot/vmlinuz-6.1.0-999-amd64 KDIR=$kit/usr/src/linux-headers-6.1.0-999-amd64"
 
 # The harness asks the same script and says its answer in its own error.
 if [ -x "$ROOT/harness/htab-torture" ]; then

@@ -28,5 +28,5 @@ for label in $("$kl" labels); do
 	built=$((built + 1))
 done
 [ "$built" -gt 0 ] || fail "no distro kernel installed (make deps)"
-# make deps installs every line's kernels: on the kit's own machines all are tested.
+# make deps fetches every line's kernels: on the kit's own machines all are tested.
 expect_eq "distro kernels built for" "$built" "$("$kl" labels | wc -l)"

@@ -24,7 +24,7 @@ for k in distro-6.12 distro-6.12-rt; do
 	expect_eq "$k kernel_name" "$(jq -r .kernel_name "$j")" "$k"
 	expect_eq "$k kernel_line" "$(jq -r .kernel_line "$j")" "${k#distro-}"	# 6.12, 6.12-rt
 	expect_eq "$k release" "$(jq -r .kernel_release "$j")" "$("$kl" release "$k")"
-	grep -q "^CONFIG_X86_KERNEL_IBT=y" "/boot/config-$(jq -r .kernel_release "$j")" &&
+	grep -q "^CONFIG_X86_KERNEL_IBT=y" "$(dirname "$(jq -r .kernel_image "$j")")/config-$(jq -r .kernel_release "$j")" &&
 		want=9 || want=5
 	expect_eq "$k delay offset (past ENDBR64 and fentry)" \
 		"$(jq '.faults[] | select(.type == "delay") | .offset' "$m")" "$want"
@@ -38,5 +38,5 @@ for k in distro-6.12 distro-6.12-rt; do
 done
 cell_dir c "$d" kernel=distro-6.12-rt
 grep -q "PREEMPT_RT" "$c/console.log" ||
-	grep -q "^CONFIG_PREEMPT_RT=y" "/boot/config-$("$kl" release distro-6.12-rt)" ||
+	grep -q "^CONFIG_PREEMPT_RT=y" "$(dirname "$(jq -r .kernel_image "$c/cell.json")")/config-$("$kl" release distro-6.12-rt)" ||
 	fail "distro-6.12-rt is not PREEMPT_RT"
