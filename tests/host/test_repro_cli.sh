@@ -10,6 +10,9 @@ d=$(fresh_dir repro_cli)
 cp -r "$ROOT/tests/fixtures/report/problems_run" "$d/run"
 cell=v2-full_update-distro-none-r0
 c=$d/run/$cell
+# The image the cell ran with: here, not wherever this machine keeps kernels.
+img=$d/vmlinuz-6.1.0-57-amd64
+jq --arg i "$img" '.kernel_image = $i' "$c/cell.json" > "$d/cell.json" && mv "$d/cell.json" "$c/cell.json"
 
 usage_error "error: '$d/none' is not a cell directory: No such file or directory" repro "$d/none"
 touch "$d/file"
@@ -38,7 +41,7 @@ expect_eq "expect" "$(hdr expect "$s")" \
 	"CRASH: BUG: kernel NULL pointer dereference in __pcpu_freelist_pop"
 expect_eq "kernel" "$(hdr kernel "$s")" \
 	"label distro, name -, line -, release 6.1.0-57-amd64, build hash - (none: a distro kernel)"
-expect_eq "image" "$(hdr image "$s")" /boot/vmlinuz-6.1.0-57-amd64
+expect_eq "image" "$(hdr image "$s")" "$img"
 expect_eq "argv" "$(hdr argv "$s")" "(not recorded)"
 expect_eq "boot" "$(hdr boot "$s")" own
 # var NAME SCRIPT: the variable as the script sets it
@@ -46,7 +49,7 @@ var() { bash -c ". <(sed '/^# The part of every repro script/q' \"\$2\") && prin
 expect_eq "EXPECT_VERDICT" "$(var EXPECT_VERDICT "$s")" CRASH
 expect_eq "RUNS" "$(var RUNS "$s")" 5
 expect_eq "RUN_ARGS" "$(var RUN_ARGS "$s" | tr '\n' ' ')" \
-	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=/boot/vmlinuz-6.1.0-57-amd64 --kernel-release=6.1.0-57-amd64 --noise=none --accel=tcg --restore=off --boot-per-cell "
+	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --noise=none --accel=tcg --restore=off --boot-per-cell "
 
 # As a run leaves a cell of a shared boot: the boot's argv, the job, the manifest.
 boot=v2-full_update-distro-none-r0.1
@@ -81,7 +84,7 @@ expect_eq "RUNS" "$(var RUNS "$s")" 3
 expect_eq "ARGV" "$(var ARGV "$s")" "$(cat "$d/run/boots/$boot/qemu.argv")"
 expect_eq "INITRAMFS" "$(var INITRAMFS "$s")" "$d/initramfs.cpio.gz"
 expect_eq "RUN_ARGS" "$(var RUN_ARGS "$s" | tr '\n' ' ')" \
-	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=/boot/vmlinuz-6.1.0-57-amd64 --kernel-release=6.1.0-57-amd64 --module=$d/htab_torture.ko --noise=none --duration=2 --modparam=selftest=oops --bpftrace=none --accel=tcg --crash-grace=10 --lpj=off --restore=off "
+	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --module=$d/htab_torture.ko --noise=none --duration=2 --modparam=selftest=oops --bpftrace=none --accel=tcg --crash-grace=10 --lpj=off --restore=off "
 
 # The script: its own usage errors, then a file it names that is gone. Exit 2, nothing run.
 script_error() {	# WANT ARGS...: the script exits 2 saying WANT
@@ -95,6 +98,8 @@ script_error "repro: runs 'x': must be a positive integer" --runs x
 script_error "repro: runs '0': must be a positive integer" --runs 0
 script_error "repro: unknown argument '--bogus'" --bogus
 REPRO_RUNS=-2 script_error "repro: runs '-2': must be a positive integer"
+script_error "repro: missing kernel image: $img (cell $cell ran with it)"
+touch "$img"
 script_error "repro: missing initramfs: $d/initramfs.cpio.gz (cell $cell ran with it)"
 touch "$d/initramfs.cpio.gz"
 script_error "repro: missing module: $d/htab_torture.ko (cell $cell ran with it)"
