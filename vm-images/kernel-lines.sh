@@ -77,7 +77,9 @@ resolve() {
 	label=$(echo "$r" | cut -f2)
 	ere=$(echo "$r" | cut -f3)
 	pkgs=$(echo "$r" | cut -f4)
-	best=$(kernels | awk -v ere="$ere" '$1 ~ ere' | sort -s -V -k1,1 | tail -n 1)
+	# The ERE through the environment: awk -v would take its backslashes
+	# as string escapes (gawk turns \. into . and \+ into +).
+	best=$(kernels | ERE=$ere awk '$1 ~ ENVIRON["ERE"]' | sort -s -V -k1,1 | tail -n 1)
 	if [ -z "$best" ]; then
 		echo "kernel-lines: $label (line $line) is not there: no release matching $ere with ROOT/boot/vmlinuz-R, ROOT/lib/modules/R and ROOT/usr/src/linux-headers-R in $(echo $roots | sed 's/ / or /g') (fetch $pkgs: make deps, or vm-images/kernel-lines.sh fetch $label)" >&2
 		exit 1
@@ -172,7 +174,7 @@ fetch) shift
 	for l in "$@"; do row "$l" > /dev/null; done
 	for l in "$@"; do fetch "$l"; done ;;
 root) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh root RELEASE" >&2; exit 2; }
-	r=$(kernels | awk -v rel="$2" '$1 == rel { r = $2 } END { print r }')
+	r=$(kernels | REL=$2 awk '$1 == ENVIRON["REL"] { r = $2 } END { print r }')
 	[ -n "$r" ] || { echo "kernel-lines: no kernel $2 in $(echo $roots | sed 's/ / or /g')" >&2; exit 1; }
 	echo "$r" ;;
 *) echo "kernel-lines: unknown command '${1:-}' (valid: labels default packages line resolve release fetch root)" >&2
