@@ -122,6 +122,10 @@ fetch() {
 		return 0
 	fi
 	fail() { echo "kernel-lines: fetching $label ($pkgs) into $kitroot: $*" >&2; exit 1; }
+	if [ -z "$(noslash "$kitroot")" ]; then
+		echo "kernel-lines: fetch $label: HTAB_SYSROOT is the host's root; fetch unpacks into a root of the kit's, not past dpkg (unset it, or install $pkgs with apt)" >&2
+		exit 2
+	fi
 	command -v apt-get > /dev/null && command -v dpkg-deb > /dev/null || fail "needs apt-get and dpkg-deb (Debian)"
 	debs=$kitroot/.debs
 	stage=$kitroot/.stage-$label

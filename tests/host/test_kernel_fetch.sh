@@ -5,7 +5,8 @@
 # stub here that serves packages built with the real dpkg-deb: the headers'
 # Makefile then includes its common part from the kit's root, a second
 # fetch downloads nothing, a failed download leaves no half kernel, and an
-# unknown label is refused before anything is fetched.
+# unknown label is refused before anything is fetched, and so is a fetch
+# into the host's root (HTAB_SYSROOT=/), which would go past dpkg.
 . "$(dirname "$0")/../lib.sh"
 kl=$ROOT/vm-images/kernel-lines.sh
 d=$(fresh_dir kernel_fetch)
@@ -103,3 +104,11 @@ expect_eq "unknown label: exit" "$rc" 2
 case $err in *"unknown distro kernel 'distro-9.9' (valid: distro distro-6.1"*) echo "ok: names the valid labels" ;;
 *) fail "unknown label said: $err" ;; esac
 expect_eq "nothing fetched for a list with an unknown label" "$(wc -l < "$d/apt-get.log")" 1
+
+# Into the host's root, past dpkg: refused (unless the host has the label).
+if ! HTAB_SYSROOT=/ "$kl" resolve distro-6.12 > /dev/null 2>&1; then
+	err=$(HTAB_SYSROOT=/ "$kl" fetch distro-6.12 2>&1); rc=$?
+	expect_eq "fetch into /: exit" "$rc" 2
+	case $err in *"HTAB_SYSROOT is the host's root"*) echo "ok: says why" ;; *) fail "fetch into /: $err" ;; esac
+	expect_eq "fetch into /: nothing downloaded" "$(wc -l < "$d/apt-get.log")" 1
+fi
