@@ -58,6 +58,9 @@ row() {	# the table row of label $1, or exit 2
 # ROOT with the trailing slash of "/" dropped, so paths read ROOT/boot/...
 noslash() { [ "$1" = / ] && echo "" || echo "${1%/}"; }
 
+# The roots, as messages name them: "/ or ROOT"
+where() { echo $roots | sed 's/ / or /g'; }
+
 # "RELEASE ROOT" of every complete kernel in the roots (later roots win a tie)
 kernels() {
 	for r in $roots; do
@@ -71,6 +74,9 @@ kernels() {
 	done
 }
 
+# The value of NAME in a resolve line on stdin
+field() { sed -n "s/.*\(^\| \)$1=\([^ ]*\).*/\2/p"; }
+
 resolve() {
 	r=$(row "$1")
 	line=$(echo "$r" | cut -f1)
@@ -81,7 +87,7 @@ resolve() {
 	# as string escapes (gawk turns \. into . and \+ into +).
 	best=$(kernels | ERE=$ere awk '$1 ~ ENVIRON["ERE"]' | sort -s -V -k1,1 | tail -n 1)
 	if [ -z "$best" ]; then
-		echo "kernel-lines: $label (line $line) is not there: no release matching $ere with ROOT/boot/vmlinuz-R, ROOT/lib/modules/R and ROOT/usr/src/linux-headers-R in $(echo $roots | sed 's/ / or /g') (fetch $pkgs: make deps, or vm-images/kernel-lines.sh fetch $label)" >&2
+		echo "kernel-lines: $label (line $line) is not there: no release matching $ere with ROOT/boot/vmlinuz-R, ROOT/lib/modules/R and ROOT/usr/src/linux-headers-R in $(where) (fetch $pkgs: make deps, or vm-images/kernel-lines.sh fetch $label)" >&2
 		exit 1
 	fi
 	rel=${best% *}
@@ -118,7 +124,7 @@ fetch() {
 	label=$(echo "$r" | cut -f2)
 	pkgs=$(echo "$r" | cut -f4)
 	if out=$(resolve "$label" 2> /dev/null); then
-		echo "kernel-lines: $label: $(echo "$out" | sed 's/.* IMAGE=\([^ ]*\) .*/\1/') is there"
+		echo "kernel-lines: $label: $(echo "$out" | field IMAGE) is there"
 		return 0
 	fi
 	fail() { echo "kernel-lines: fetching $label ($pkgs) into $kitroot: $*" >&2; exit 1; }
@@ -163,7 +169,7 @@ fetch() {
 	fi
 	rm -rf "$stage"
 	out=$(resolve "$label") || fail "unpacked, but still not resolvable"
-	echo "kernel-lines: $label: $(echo "$out" | sed 's/.* IMAGE=\([^ ]*\) .*/\1/')"
+	echo "kernel-lines: $label: $(echo "$out" | field IMAGE)"
 }
 
 case "${1:-}" in
@@ -172,15 +178,15 @@ default) default_label ;;
 packages) sed -n 's/^SOURCE_PKG=//p' "$lines"/*/line.conf | sort -u ;;
 line) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh line LABEL" >&2; exit 2; }; r=$(row "$2"); echo "$r" | cut -f1 ;;
 resolve) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh resolve LABEL" >&2; exit 2; }; resolve "$2" ;;
-release) out=$(resolve "${2:-distro}"); echo "$out" | sed 's/.* RELEASE=\([^ ]*\) .*/\1/' ;;
+release) out=$(resolve "${2:-distro}"); echo "$out" | field RELEASE ;;
 fetch) shift
 	[ $# -gt 0 ] || set -- $(table | cut -f2)
 	for l in "$@"; do row "$l" > /dev/null; done
 	for l in "$@"; do fetch "$l"; done ;;
 root) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh root RELEASE" >&2; exit 2; }
 	r=$(kernels | REL=$2 awk '$1 == ENVIRON["REL"] { r = $2 } END { print r }')
-	[ -n "$r" ] || { echo "kernel-lines: no kernel $2 in $(echo $roots | sed 's/ / or /g')" >&2; exit 1; }
+	[ -n "$r" ] || { echo "kernel-lines: no kernel $2 in $(where)" >&2; exit 1; }
 	echo "$r" ;;
 *) echo "kernel-lines: unknown command '${1:-}' (valid: labels default packages line resolve release fetch root)" >&2
-   sed -n '6,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+   sed -n '/^# Usage:/,/^# LABEL may/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac
