@@ -12,6 +12,7 @@
 #        kernel-lines.sh release [LABEL]   RELEASE only (default: the default)
 #        kernel-lines.sh fetch [LABEL...]  unpack each label's kernel (default: all)
 #        kernel-lines.sh root RELEASE      the root with lib/modules/RELEASE
+#                                          (its image and headers not asked)
 # LABEL may be `distro` (the default). resolve picks the newest release
 # (version order) matching the label's ERE that has ROOT/boot/vmlinuz-R,
 # ROOT/lib/modules/R and ROOT/usr/src/linux-headers-R, in the kit's root
@@ -61,14 +62,16 @@ noslash() { [ "$1" = / ] && echo "" || echo "${1%/}"; }
 # The roots, as messages name them: "/ or ROOT"
 where() { echo $roots | sed 's/ / or /g'; }
 
-# "RELEASE ROOT" of every complete kernel in the roots (later roots win a tie)
+# "RELEASE ROOT" of every kernel in the roots with lib/modules/RELEASE and,
+# unless $1 is "modules", its image and headers (later roots win a tie)
 kernels() {
 	for r in $roots; do
 		r=$(noslash "$r")
 		for d in "$r"/lib/modules/*/; do
 			[ -d "$d" ] || continue
 			rel=$(basename "$d")
-			[ -e "$r/boot/vmlinuz-$rel" ] && [ -d "$r/usr/src/linux-headers-$rel" ] || continue
+			[ "${1:-}" = modules ] ||
+				{ [ -e "$r/boot/vmlinuz-$rel" ] && [ -d "$r/usr/src/linux-headers-$rel" ]; } || continue
 			echo "$rel ${r:-/}"
 		done
 	done
@@ -184,8 +187,8 @@ fetch) shift
 	for l in "$@"; do row "$l" > /dev/null; done
 	for l in "$@"; do fetch "$l"; done ;;
 root) [ $# -eq 2 ] || { echo "usage: kernel-lines.sh root RELEASE" >&2; exit 2; }
-	r=$(kernels | REL=$2 awk '$1 == ENVIRON["REL"] { r = $2 } END { print r }')
-	[ -n "$r" ] || { echo "kernel-lines: no kernel $2 in $(where)" >&2; exit 1; }
+	r=$(kernels modules | REL=$2 awk '$1 == ENVIRON["REL"] { r = $2 } END { print r }')
+	[ -n "$r" ] || { echo "kernel-lines: no lib/modules/$2 in $(where)" >&2; exit 1; }
 	echo "$r" ;;
 *) echo "kernel-lines: unknown command '${1:-}' (valid: labels default packages line resolve release fetch root)" >&2
    sed -n '/^# Usage:/,/^# LABEL may/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2 ;;

@@ -4,7 +4,7 @@
 # has), unpacked into the kit's root, not installed on the host. apt is a
 # stub here that serves packages built with the real dpkg-deb: the headers'
 # Makefile then includes its common part from the kit's root, a second
-# fetch downloads nothing, a failed download leaves no half kernel, and an
+# fetch downloads nothing, `root` finds a release by its modules alone, a failed download leaves no half kernel, and an
 # unknown label is refused before anything is fetched, and so is a fetch
 # into the host's root (HTAB_SYSROOT=/), which would go past dpkg.
 . "$(dirname "$0")/../lib.sh"
@@ -80,6 +80,7 @@ expect_eq "downloaded: the packages and their kernel dependencies, one of the al
 	"$(tr ' ' '\n' < "$d/apt-get.log" | grep '^linux-' | sort | tr '\n' ' ')" \
 	"linux-headers-6.12-amd64 linux-headers-$R $C linux-image-6.12-amd64 linux-image-$R linux-kbuild-6.12.999 "
 [ ! -e "$d/root/.stage-distro-6.12" ] || fail "the staging directory was left behind"
+expect_eq "root of the release" "$("$kl" root "$R")" "$d/root"
 
 out=$("$kl" fetch distro-6.12 2>&1) || fail "second fetch: $out"
 expect_eq "second fetch downloads nothing" "$(wc -l < "$d/apt-get.log")" 1
@@ -89,6 +90,15 @@ case $out in *"distro-6.12: $d/root/boot/vmlinuz-$R is there"*) echo "ok: says i
 out=$("$kl" fetch distro-6.12-rt 2>&1) || fail "fetch distro-6.12-rt beside distro-6.12 (they share packages): $out"
 expect_eq "resolve distro-6.12-rt" "$("$kl" release distro-6.12-rt)" "$RT"
 expect_eq "distro-6.12 still there" "$("$kl" release distro-6.12)" "$R"
+# mkinitramfs.sh asks only for the modules: a release without its headers
+# is still found there.
+mv "$d/root/usr/src/linux-headers-$RT" "$d/hdr-rt"
+expect_eq "root of a release with modules only" "$("$kl" root "$RT")" "$d/root"
+mv "$d/hdr-rt" "$d/root/usr/src/linux-headers-$RT"
+err=$("$kl" root 9.9-none 2>&1); rc=$?
+expect_eq "root of an absent release: exit" "$rc" 1
+case $err in *"no lib/modules/9.9-none in $d/root"*) echo "ok: names the release and the root" ;;
+*) fail "root of an absent release said: $err" ;; esac
 : > "$d/apt-get.log"
 
 rm -rf "$d/root"
