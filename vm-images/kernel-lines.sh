@@ -171,6 +171,8 @@ fetch() {
 		mkdir -p "$kitroot/boot" && cp -alf "$stage/boot/." "$kitroot/boot/" || fail "cannot link the images"
 	fi
 	rm -rf "$stage"
+	# The unpacked tree is what is kept: its packages would be 300 MB more.
+	for p in $list; do rm -f "$debs/${p}_"*.deb; done
 	out=$(resolve "$label") || fail "unpacked, but still not resolvable"
 	echo "kernel-lines: $label: $(echo "$out" | field IMAGE)"
 }

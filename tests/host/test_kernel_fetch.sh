@@ -4,7 +4,8 @@
 # has), unpacked into the kit's root, not installed on the host. apt is a
 # stub here that serves packages built with the real dpkg-deb: the headers'
 # Makefile then includes its common part from the kit's root, a second
-# fetch downloads nothing, `root` finds a release by its modules alone, a failed download leaves no half kernel, and an
+# fetch downloads nothing, the packages are deleted once unpacked, `root`
+# finds a release by its modules alone, a failed download leaves no half kernel, and an
 # unknown label is refused before anything is fetched, and so is a fetch
 # into the host's root (HTAB_SYSROOT=/), which would go past dpkg.
 . "$(dirname "$0")/../lib.sh"
@@ -80,6 +81,7 @@ expect_eq "downloaded: the packages and their kernel dependencies, one of the al
 	"$(tr ' ' '\n' < "$d/apt-get.log" | grep '^linux-' | sort | tr '\n' ' ')" \
 	"linux-headers-6.12-amd64 linux-headers-$R $C linux-image-6.12-amd64 linux-image-$R linux-kbuild-6.12.999 "
 [ ! -e "$d/root/.stage-distro-6.12" ] || fail "the staging directory was left behind"
+expect_eq "the packages deleted once unpacked" "$(ls "$d/root/.debs")" ""
 expect_eq "root of the release" "$("$kl" root "$R")" "$d/root"
 
 out=$("$kl" fetch distro-6.12 2>&1) || fail "second fetch: $out"
