@@ -31,7 +31,12 @@ expect_eq "resolve" "$("$kl" resolve distro-6.12-rt)" \
 expect_eq "packages: the lines' sources, no kernel for apt to install on the host" \
 	"$("$kl" packages | tr '\n' ' ')" "linux-source-6.1 linux-source-6.12 "
 expect_eq "root of a release" "$("$kl" root 6.12.117+deb12-amd64)" "$HTAB_SYSROOT"
-"$kl" root 6.1.0-58-amd64 2> /dev/null; expect_eq "root of a kernel without headers: exit" "$?" 1
+expect_eq "root of a kernel without headers (modules are enough)" \
+	"$("$kl" root 6.1.0-58-amd64)" "$HTAB_SYSROOT"
+err=$("$kl" root 6.1.0-99-amd64 2>&1); rc=$?
+expect_eq "root of a kernel without modules: exit" "$rc" 1
+expect_eq "root of a kernel without modules: message" "$err" \
+	"kernel-lines: no lib/modules/6.1.0-99-amd64 in $HTAB_SYSROOT"
 
 err=$("$kl" resolve distro-9.9 2>&1); rc=$?
 expect_eq "unknown label exit" "$rc" 2
