@@ -57,13 +57,14 @@ echo "repro: cell $CELL ($EXPECT_VERDICT${EXPECT_SIGNATURE:+: $EXPECT_SIGNATURE}
 # boot name as @OUT, @CELL_DIR, @BOOT_DIR, @BOOT, so two runs compare.
 norm() {
 	local l
+	# Longest first, and the bare boot name last: the scratch directory
+	# (repro-CELL.XXXXXX) can hold the boot name (CELL.1) in its own name.
 	while IFS= read -r l; do
-		if [ -n "$4" ]; then
-			l=${l//"$2/boots/$4"/@BOOT_DIR}
-			l=${l//"$4"/@BOOT}
-		fi
+		[ -n "$4" ] && l=${l//"$2/boots/$4"/@BOOT_DIR}
 		l=${l//"$3"/@CELL_DIR}
-		printf '%s\n' "${l//"$2"/@OUT}"
+		l=${l//"$2"/@OUT}
+		[ -n "$4" ] && l=${l//"$4"/@BOOT}
+		printf '%s\n' "$l"
 	done < "$1"
 }
 

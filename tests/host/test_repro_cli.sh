@@ -112,6 +112,32 @@ script_error "repro: scratch '$c/s' is inside the cell's directory $c" --scratch
 [ ! -e "$d/scratch" ] || fail "a refused script made $d/scratch"
 "$s" --help | grep -q "^usage: r.sh \[--runs N\]" || fail "script --help"
 
+# An attempt that boots as the cell did is not "differs", even where the
+# scratch directory's name holds the boot's name (repro-CELL.XXXXXX
+# around CELL.1). A stand-in htab-torture: its run writes the recorded
+# argv and job.env with the new --out (its last argument), its scan
+# calls every console clean.
+k=$d/kit/harness
+mkdir -p "$k"
+cat > "$k/htab-torture" << EOF
+#!/bin/bash
+case \$1 in
+scan) echo "\$2: clean" ;;
+run) out=\${@: -1}
+	mkdir -p "\$out/$cell"
+	sed "s|$d/run|\$out|g" "$d/run/boots/$boot/qemu.argv" > "\$out/$cell/qemu.argv"
+	sed "s|$d/run|\$out|g" "$c/job.env" > "\$out/$cell/job.env"
+	jq -n --arg b "$boot" '{verdict: "CRASH", boot: {name: \$b},
+		signature: "BUG: kernel NULL pointer dereference in __pcpu_freelist_pop"}' > "\$out/$cell/cell.json" ;;
+esac
+EOF
+chmod +x "$k/htab-torture"
+out=$(REPRO_KIT=$d/kit "$s" --runs 1 --scratch "$d/$boot-scratch" 2> "$d/same.err"); rc=$?
+expect_eq "exit of an attempt as recorded" "$rc" 0
+want="attempt 1/1: CRASH: BUG: kernel NULL pointer dereference in __pcpu_freelist_pop (console: clean): same"
+grep -qxF "$want" <<< "$out" || fail "attempt as recorded: '$out' (stderr: $(cat "$d/same.err"))"
+echo "ok: an attempt under $boot-scratch boots as the cell did"
+
 "$HT" repro --help | grep -q '^usage: htab-torture repro CELL_DIR \[-o SCRIPT\] \[--runs N\]$' ||
 	fail "repro --help: no usage line"
 "$HT" --help | grep -q '^  repro ' || fail "htab-torture --help does not list repro"
