@@ -86,8 +86,8 @@ clean:
 	rm -rf vm-images/out tests/out
 
 # Benchmarks (print figures, not pass/fail; see bench/RESULTS.md). One guest each.
-.PHONY: bench-driver bench-observer bench-batch bench-timing bench-verify
-bench-observer bench-batch bench-timing bench-verify: module image
+.PHONY: bench-driver bench-observer bench-batch bench-timing bench-verify bench-attach
+bench-observer bench-batch bench-timing bench-verify bench-attach: module image
 	$(MAKE) -C bench/libbpf
 	bench/$(@:bench-%=%)/run.sh
 

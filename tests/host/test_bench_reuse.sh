@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/driver, bench/observer and bench/verify re-summarising fabricated guest
+# bench/driver, bench/observer, bench/verify and bench/attach re-summarising fabricated guest
 # runs (BENCH_REUSE=1, no VM): their tables keep their layout and take their
 # means, ratios and bootstrap CIs from `htab-torture stats` (bench/timing has
 # its own test, test_bench_timing).
@@ -80,3 +80,25 @@ for w in full_update lookup; do
 	[[ $line == "$w 102000 ± 1000 96900 ± 950 0.95 (0.9"*" .. 0.9"*")" ]] || fail "verify line: $line"
 	echo "ok: verify line $line"
 done
+
+# attach: per engine, the first runs cold and after a preread, the second
+# runs, the preread; a warm-up (round 0) counts in none of them
+a=$d/attach; mkdir -p "$a/warmup-v16"
+echo '{"kernel_release": "k"}' > "$a/warmup-v16/cell.json"
+echo "2026-12-05T00:00:00Z 1.00 1.00 1.00" > "$a/started.txt"
+echo "2.00 1.00 1.00" > "$a/load_after.txt"
+{
+	echo '{"run": 1, "live_s": 99, "vcpus": 16, "engine": "bpftrace", "mode": "cold", "round": 0}'
+	for r in 1 2 3; do
+		for m in cold preread; do
+			[ $m = preread ] && echo '{"preread_s": 2.'$((r + 1))', "preread_kib": 204288, "vcpus": 16, "engine": "bpftrace", "mode": "preread", "round": '$r'}'
+			v=$((r + 4)); [ $m = preread ] && v=$(( r == 3 ? 5 : 4 ))
+			echo '{"run": 1, "live_s": '$v', "vcpus": 16, "engine": "bpftrace", "mode": "'$m'", "round": '$r'}'
+			echo '{"run": 2, "live_s": 3, "vcpus": 16, "engine": "bpftrace", "mode": "'$m'", "round": '$r'}'
+		done
+	done
+} > "$a/samples.ndjson"
+out=$(BENCH_REUSE=1 "$ROOT/bench/attach/run.sh" 16 3 "$a") || fail "bench/attach exited $?"
+has attach "$out" "load 1.00 1.00 1.00 -> 2.00 1.00 1.00"
+has attach "$out" "| 16 | bpftrace | 6 (5-7) | 4 (4-5) | 3 (3-3) | 2.3 (2.2-2.4) (204288) | 0.72 ["
+has attach "$out" "| 16 | aot | - | - | - | - (-) | - |"
