@@ -7,12 +7,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/fnv.h"
 #include "run/guest/cell.h"
 #include "run/guest/guest.h"
 #include "run/record/cell_json.h"
@@ -30,6 +32,49 @@
 #include "rundir/summary.h"
 #include "run/plan/target_host.h"
 
+/*
+ * --bpftrace-preattach: the scripts init starts before the save, as one
+ * htab.observe= word, and what they are for the snapshot key: each script,
+ * its fentry sibling, the form rules (vm-images/guest/observers.sh) and the
+ * bpftrace binary the guest copies.
+ */
+static int observe_of(struct run_ctx *c)
+{
+	uint64_t h = FNV1A64_INIT;
+	char rules[PATH_MAX + 32];
+	size_t len = 1;
+
+	for (size_t i = 0; i < c->bt_paths.n; i++) {
+		const char *p = c->bt_paths.v[i];
+		char f[PATH_MAX + 16];
+
+		if (strpbrk(p, ", \t\n'\"")) {
+			fprintf(stderr, "error: --bpftrace-preattach on: script path '%s' has a space, quote or ',' (valid: a checkout path without them; the guest's command line carries it)\n",
+				p);
+			return -1;
+		}
+		len += strlen(p) + 1;
+		snprintf(f, sizeof(f), "%.*s_fentry.bt", (int)(strlen(p) - 3), p);
+		if (fnv1a64_file(p, &h) || (file_exists(f) && fnv1a64_file(f, &h)))
+			return -1;
+	}
+	snprintf(rules, sizeof(rules), "%s/vm-images/guest/observers.sh", c->root);
+	if (fnv1a64_file(rules, &h) || fnv1a64_file("/usr/bin/bpftrace", &h)) {
+		fprintf(stderr, "error: --bpftrace-preattach on: cannot read %s or /usr/bin/bpftrace\n", rules);
+		return -1;
+	}
+	c->observe = calloc(1, len);
+	if (!c->observe)
+		return -1;
+	for (size_t i = 0; i < c->bt_paths.n; i++) {
+		if (i)
+			strcat(c->observe, ",");
+		strcat(c->observe, c->bt_paths.v[i]);
+	}
+	snprintf(c->observe_id, sizeof(c->observe_id), "%016llx", (unsigned long long)h);
+	return 0;
+}
+
 static int resolve_scripts(struct run_ctx *c)
 {
 	for (size_t i = 0; i < c->o->bpftrace.n; i++) {
@@ -44,6 +89,8 @@ static int resolve_scripts(struct run_ctx *c)
 		if (strv_push(&c->bt_paths, p))
 			return -1;
 	}
+	if (c->o->bt_preattach && c->bt_paths.n && observe_of(c))
+		return -1;
 	/* Without a cache (a warning says why), bpftrace compiles every script. */
 	if (c->bt_paths.n && !c->o->bt_aot_off &&
 	    bt_aot_cache_dir(c->root, c->bt_aot_cache, sizeof(c->bt_aot_cache)))
@@ -854,6 +901,7 @@ int cmd_run(int argc, char **argv)
 cleanup:
 	plan_free(&p);
 	strv_free(&c.bt_paths);
+	free(c.observe);
 	run_opts_free(&o);
 	return rc;
 }

@@ -24,6 +24,9 @@ check "'601': must be an integer 0..600" run --cpus 2 --crash-grace 601 --out "$
 check "--crash-grace 'soon'" run --cpus 2 --crash-grace soon --out "$d"
 check "--restore 'maybe': must be on or off" run --cpus 2 --restore maybe --out "$d"
 check "--bpftrace-aot 'yes': must be on or off" run --cpus 2 --bpftrace-aot yes --out "$d"
+check "--bpftrace-preattach 'yes': must be on or off" run --cpus 2 --bpftrace-preattach yes --out "$d"
+check "--bpftrace-preattach on: observers go live in a guest before it is saved (valid: with --restore on" \
+	run --cpus 2 --bpftrace-preattach on --restore off --out "$d"
 check "--restore on: there is no guest to save with --target host" run --cpus 2 --restore on \
 	--target host --out "$d"
 check "--sanitizers 'yes': must be on or off" run --cpus 2 --sanitizers yes --out "$d"

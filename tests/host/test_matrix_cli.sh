@@ -42,6 +42,20 @@ done
 [[ $shared == *"htab.group="* ]] && fail "a restored shared boot has htab.group= on its command line"
 expect_eq "one snapshot for both modes" "$(grep -o "exec:cat [^ ]*" <<< "$own")" "$(grep -o "exec:cat [^ ]*" <<< "$shared")"
 [ ! -e "$d/rr" ] || fail "--dry-run --restore on wrote $d/rr"
+# --bpftrace-preattach on: the scripts on the saved guest's command line,
+# 384 MB more RAM, and a snapshot of its own (its key names the observers).
+pre=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach on --out "$d/rr" --dry-run) ||
+	fail "preattach dry run"
+plain=$("$HT" run --cpus 2 --restore on --boot-per-cell --out "$d/rr" --dry-run) || fail "plain dry run"
+[[ $pre == *"htab.observe=$ROOT/bpftrace/__pcpu_freelist_pop.bt"* ]] || fail "preattach: no htab.observe=: $pre"
+[[ $plain == *"htab.observe="* ]] && fail "htab.observe= without --bpftrace-preattach: $plain"
+mem() { grep -o -- "-m [0-9]*" <<< "$1" | cut -d' ' -f2; }
+expect_eq "preattach RAM" "$(mem "$pre")" $(( $(mem "$plain") + 384 ))
+[ "$(grep -o "exec:cat [^ ]*" <<< "$pre")" != "$(grep -o "exec:cat [^ ]*" <<< "$plain")" ] ||
+	fail "a guest with observers restores the snapshot of one without"
+none=$("$HT" run --cpus 2 --restore on --bpftrace none --bpftrace-preattach on --out "$d/rr" --dry-run) ||
+	fail "preattach dry run without scripts"
+[[ $none == *"htab.observe="* ]] && fail "htab.observe= with --bpftrace none: $none"
 jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
 one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
 

@@ -24,6 +24,8 @@ BPFTRACE_AOT_TIMEOUT=60
 TARGET=vm
 CONSOLE=/dev/console
 . "$cell/job.env" || exit 2
+# bt_form, bt_workers: shared with init's observers started before a save.
+. "${0%/*}/observers.sh" || exit 2
 
 up() { cut -d' ' -f1 /proc/uptime; }
 log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" >> "$CONSOLE"; }
@@ -86,7 +88,7 @@ bt_stop() {
 		done > "$cell/bpftrace-hang-$1.txt" 2>&1
 		kill -KILL "$1"
 	fi
-	wait "$1"
+	wait "$1" 2>/dev/null	# (an adopted observer is init's child, not ours)
 }
 
 # bt_launch OUT SCRIPT [ARG...]: start bpftrace on SCRIPT (with its positional
@@ -114,6 +116,40 @@ bt_wait() {
 	done
 }
 bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
+
+# Observers init started before the snapshot was saved (guest/init
+# observe: htab.observe=, `htab-torture run --bpftrace-preattach on`),
+# chrooted into their own tmpfs: OBS/index lists "SCRIPT FORM ARG PID" (ARG
+# - for none), each writing OBS/NAME.ndjson and NAME.stderr. A cell adopts
+# the one that runs the form and argument it would have started itself;
+# obs_release stops the rest before the module loads (their probes would
+# slow it) and empties the index, so only the first cell of a boot adopts.
+OBS=/run/obs
+# obs_adopt SCRIPT RUN ARG OUT: true with bt_pid set when a live one matches.
+obs_adopt() {
+	[ -f "$OBS/index" ] || return 1
+	while read -r s r a p; do
+		[ "$s $r $a" = "$1 $2 ${3:--}" ] && running "$p" && bt_live "$p" || continue
+		grep -vx "$s $r $a $p" "$OBS/index" > "$OBS/index.left"
+		mv "$OBS/index.left" "$OBS/index"
+		bt_pid=$p
+		eval "obs_out_$p=\$4"
+		eval "obs_file_$p=\$OBS/\$(basename \"\$s\" .bt)"
+		log "runner: bpftrace $r live since the save: adopted (pid $p)"
+		return 0
+	done < "$OBS/index"
+	return 1
+}
+obs_file() { eval "echo \${obs_file_$1:-}"; }
+obs_release() {
+	[ -f "$OBS/index" ] || return 0
+	while read -r s r a p; do
+		running "$p" || continue
+		kill -KILL "$p" 2>/dev/null
+		log "runner: bpftrace $r live since the save, not this cell's: stopped"
+	done < "$OBS/index"
+	rm -f "$OBS/index"
+}
 
 # Ahead-of-time programs (BPFTRACE_AOT: the host's cache directory, which
 # the guest sees read-only at the same path; empty: off). bpftrace's own
@@ -201,31 +237,21 @@ bt_aot_compile() {
 	aot_todo=
 }
 
-# bt_form SCRIPT: the script to run for SCRIPT. Where the kernel has BTF and
-# SCRIPT has a NAME_fentry.bt sibling, the fentry form runs: bench/observer
-# measured it cheaper per hit (6.4 vs 7.7 us, fentry/kprobe throughput 1.17,
-# CI 1.01..1.32) and it also sees pops inside BPF-program updates. Without
-# BTF (the source-built variants) the kprobe form runs. BPFTRACE_FORM=kprobe
-# in job.env forces the kprobe form. The form used is written to NAME.form.
-# The harness writes BPFTRACE_FORM=kprobe for every cell of a run with a
-# fault (it decides which cells have one): the injectors' probes were placed
-# and validated against the kprobe form; beside a BPF trampoline on the same
-# function the delay kprobe fired twice per pop and outside the fexit-timed
-# region (measured: 222213 hits for 111104 updates, delay cell p50 5.9 us for
-# a 10 us delay).
-bt_form() {
-	f=${1%.bt}_fentry.bt
-	if [ "$BPFTRACE_FORM" != kprobe ] && [ -e /sys/kernel/btf/vmlinux ] && [ -e "$f" ]; then
-		echo "$f"
-	else
-		echo "$1"
-	fi
-}
 
 # Observers are stopped on every exit path: bpftrace prints its maps only
 # when it is interrupted, and noise must not outlive the measurement.
 stop_observers() {
-	for p in $bt_pids; do bt_stop "$p"; done
+	for p in $bt_pids; do
+		f=$(obs_file "$p")
+		if [ -z "$f" ]; then
+			bt_stop "$p"
+			continue
+		fi
+		bt_stop "$p" "$f.ndjson"
+		eval "o=\$obs_out_$p"
+		cp "$f.ndjson" "$o.ndjson"
+		cp "$f.stderr" "$o.stderr" 2>/dev/null
+	done
 	bt_pids=
 	if [ -n "$noise_pid" ]; then
 		kill -INT "$noise_pid" 2>/dev/null
@@ -284,20 +310,18 @@ if [ -n "$BPFTRACE" ]; then
 	# All start at once (LLVM start-up dominates), then all must be live:
 	# stress must not start before every probe is, or the first seconds of
 	# the run are missing from the histograms.
-	# With the module as the load, the kit's scripts count its workers only
-	# (argument 1: comm htab_torture/N): the controller's fill and verdict
-	# pop 2 x capacity uncontended and would dilute the contended
-	# distribution. A custom job may drive the map otherwise (a BPF
-	# program): its observers see every caller. A user's own script gets no
-	# argument.
+	# Which form, and whether it counts the module's workers only:
+	# observers.sh. One init started before the save is adopted (obs_adopt).
 	for bt in $BPFTRACE; do
 		run=$(bt_form "$bt")
-		bt_args=
-		[ -n "$JOB_SCRIPT" ] || ! grep -q 'comm, "htab_torture/"' "$run" || bt_args=1
+		bt_args=$(bt_workers "$run" "$JOB_SCRIPT")
 		out=$cell/bpftrace/$(basename "$bt" .bt)
 		case $run in *_fentry.bt) echo fentry ;; *) echo kprobe ;; esac > "$out.form"
 		if [ -n "$bt_args" ]; then echo workers; else echo all; fi > "$out.callers"
-		if bt_aot "$run" $bt_args && [ -n "$aot_bin" ]; then
+		aot_key=
+		if obs_adopt "$bt" "$run" "$bt_args" "$out"; then
+			echo preattached > "$out.engine"
+		elif bt_aot "$run" $bt_args && [ -n "$aot_bin" ]; then
 			echo aot > "$out.engine"
 			bt_launch_aot "$out" "$aot_bin"
 		else
@@ -309,6 +333,7 @@ if [ -n "$BPFTRACE" ]; then
 		bt_pids="$bt_pids $bt_pid"
 	done
 fi
+obs_release
 # cpus COUNT-OF-LIST: how many CPUs a sysfs cpulist ("0-3,8") names.
 cpus() {
 	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do echo $(( ${b:-$a} - a + 1 )); done |
@@ -387,7 +412,7 @@ if [ -n "$BPFTRACE" ]; then
 		eval "set -- \$bt_job_$pid"
 		key=$1 out=$2 run=$3
 		shift 3
-		if bt_wait "$pid" "$out" "$run"; then
+		if [ -n "$(obs_file "$pid")" ] || bt_wait "$pid" "$out" "$run"; then
 			live="$live $pid"
 			continue
 		fi

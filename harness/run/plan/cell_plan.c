@@ -103,13 +103,19 @@ static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, st
 		.kernel_image = p->k->boot_image[0] ? p->k->boot_image : p->k->image,
 		.initrd = p->k->initrd, .lpj = p->k->lpj, .boot_opts = &c->o->boot_opts,
 		.restore = p->restored ? QR_RESTORE : QR_NONE, .state = p->snap_state,
+		.observe = c->observe,
 	};
 }
 
 char *cell_plan_snapshot_key(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q)
 {
+	char files[64];
+
 	plan_qemu_cfg(c, p, q);
-	return snapshot_key(q, p->k->snap_files);
+	/* Observers live in the snapshot: what they run is part of what it is. */
+	snprintf(files, sizeof(files), "%s%s%s", p->k->snap_files, c->observe ? " observers " : "",
+		 c->observe ? c->observe_id : "");
+	return snapshot_key(q, files);
 }
 
 /* --restore on: where the guest this cell restores is saved (snapshot.h). */
@@ -144,7 +150,8 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 	map_shape_of_cell(c->o, pc->ax, &p->map);
 	map_bytes = map_footprint_bytes(&p->map, pc->vcpus);
 	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus,
-		 guest_mem_mb(pc->vcpus, map_bytes));
+		 guest_mem_mb(pc->vcpus, map_bytes) +
+		 (c->observe && c->o->restore ? OBSERVE_MEM_MB : 0));
 	p->k = kernel_find(c, pc->kernel);
 	snprintf(p->id, sizeof(p->id), "%s", pc->id);
 	if (!p->k || !np)
@@ -164,11 +171,11 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 		r |= strv_push(&p->argv, p->dir);
 		return r;
 	}
-	p->mem_mb = guest_mem_mb(p->vcpus, map_bytes);
 	guest_detectors(c->accel, p->vcpus, c->host_cpus, &p->detectors);
 	if (c->o->restore && plan_snapshot(c, p))
 		return -1;
 	plan_qemu_cfg(c, p, &q);
+	p->mem_mb = qemu_cfg_mem_mb(&q);
 	return qemu_argv_build(&q, &p->argv);
 }
 

@@ -45,6 +45,8 @@ struct run_ctx {
 	char runner[PATH_MAX];
 	struct strv bt_paths;		/* absolute .bt paths, same order as o->bpftrace */
 	char bt_aot_cache[PATH_MAX];	/* bpftrace AOT programs (plan/bt_aot.h); "": none */
+	char *observe;			/* --bpftrace-preattach: bt_paths joined by ','; NULL: off */
+	char observe_id[24];		/* what those observers are (snapshot key): their files' hash */
 	enum accel_mode accel;
 	int duration_s;			/* --duration, or the accelerator's default */
 	bool target_host;

@@ -61,6 +61,16 @@ static int add_machine_accel(struct strv *a, const struct qemu_cfg *c)
 	return r;
 }
 
+static bool observes(const struct qemu_cfg *c)
+{
+	return c->observe && c->restore != QR_NONE;
+}
+
+int qemu_cfg_mem_mb(const struct qemu_cfg *c)
+{
+	return guest_mem_mb(c->vcpus, c->map_bytes) + (observes(c) ? OBSERVE_MEM_MB : 0);
+}
+
 static int add_cpus_memory(struct strv *a, const struct qemu_cfg *c)
 {
 	int r = 0;
@@ -68,7 +78,7 @@ static int add_cpus_memory(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "-smp");
 	r |= strv_pushf(a, "%d", c->vcpus);
 	r |= strv_push(a, "-m");
-	r |= strv_pushf(a, "%d", guest_mem_mb(c->vcpus, c->map_bytes));
+	r |= strv_pushf(a, "%d", qemu_cfg_mem_mb(c));
 	return r;
 }
 
@@ -143,10 +153,11 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 	/* A saved guest's command line serves every restore: its group comes on htab.ctl. */
 	group = c->restore == QR_NONE ? c->group : NULL;
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%s%s%shtab.runner=%s%s%s%s%s",
+			"%s%s%shtab.runner=%s%s%s%s%s%s%s",
 			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors, lpj,
 			c->runner, group ? " htab.group=" : "", group ? group : "",
-			c->restore != QR_NONE ? " htab.restore=1" : "", extra);
+			c->restore != QR_NONE ? " htab.restore=1" : "",
+			observes(c) ? " htab.observe=" : "", observes(c) ? c->observe : "", extra);
 	free(extra);
 	return r;
 }

@@ -31,7 +31,15 @@ struct qemu_cfg {
 	 */
 	enum { QR_NONE, QR_SAVE, QR_RESTORE } restore;
 	const char *state;		/* QR_RESTORE: the saved guest */
+	/*
+	 * --bpftrace-preattach: the scripts (host paths, ',' between) init
+	 * starts before the save (htab.observe=, vm-images/guest/init), with
+	 * OBSERVE_MEM_MB more RAM for bpftrace's copy and its heap. Only on a
+	 * saved or restored guest; NULL: none.
+	 */
+	const char *observe;
 };
+#define OBSERVE_MEM_MB 384
 
 /*
  * The guest's lockup and stall detectors. Under TCG a vCPU that waits for a
@@ -55,6 +63,8 @@ void guest_detectors(enum accel_mode accel, int vcpus, int host_cpus, struct gue
 int qemu_mem_mb(int vcpus);
 /* The base plus the map's share (guest_mem.h map_mem_mb): what -m gets. */
 int guest_mem_mb(int vcpus, long long map_bytes);
+/* -m of c: guest_mem_mb, and OBSERVE_MEM_MB with observers in its snapshot. */
+int qemu_cfg_mem_mb(const struct qemu_cfg *c);
 int qemu_argv_build(const struct qemu_cfg *c, struct strv *argv);
 /* One shell-quoted line, for --dry-run. */
 char *qemu_argv_join(const struct strv *argv);
