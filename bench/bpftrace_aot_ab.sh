@@ -40,19 +40,6 @@ done
 ab_interleave "$out" "$reps" "$cpus" bpftrace "--bpftrace-aot off" aot "--bpftrace-aot on" \
 	"${args[@]}" || exit 2
 echo
-runs=()
-for n in $cpus; do runs+=("$out/bpftrace-v$n" "$out/aot-v$n"); done
-"$root/bench/boot_split.sh" "${runs[@]}"
-echo
-echo "engines (script: engine x cells):"
-for r in "${runs[@]}"; do
-	echo "  $(basename "$r"): $(jq -r '.bpftrace // {} | to_entries[] | "\(.key): \(.value.engine)"' \
-		"$r"/*/cell.json | sort | uniq -c | awk '{ printf "%s %s x%s; ", $2, $3, $1 }')"
-done
-for n in $cpus; do
-	echo
-	echo "compare at $n vCPUs (A = bpftrace, B = AOT program; repeats interleaved):"
-	"$ht" compare "$out/bpftrace-v$n" "$out/aot-v$n"
-done
+ab_engines "$out" "$cpus" bpftrace aot "A = bpftrace, B = AOT program"
 echo
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg); runs in $(root_rel "$out") (TCG results are emulated)"

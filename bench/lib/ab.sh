@@ -36,3 +36,25 @@ ab_interleave() {
 		done
 	done
 }
+
+# ab_engines OUT "CPUS" NAME_A NAME_B "WHAT A, B": after ab_interleave of
+# bpftrace set-ups, the per-phase split of both sides (bench/boot_split.sh:
+# runner -> bpftrace attached is the start-up), which engine ran each
+# script in how many cells, and `compare` A against B at each size.
+# Needs $ht and $root.
+ab_engines() {
+	local out=$1 cpus=$2 a=$3 b=$4 what=$5 n r runs=()
+	for n in $cpus; do runs+=("$out/$a-v$n" "$out/$b-v$n"); done
+	"$root/bench/boot_split.sh" "${runs[@]}"
+	echo
+	echo "engines (script: engine x cells):"
+	for r in "${runs[@]}"; do
+		echo "  $(basename "$r"): $(jq -r '.bpftrace // {} | to_entries[] | "\(.key): \(.value.engine)"' \
+			"$r"/*/cell.json | sort | uniq -c | awk '{ printf "%s %s x%s; ", $2, $3, $1 }')"
+	done
+	for n in $cpus; do
+		echo
+		echo "compare at $n vCPUs ($what; repeats interleaved):"
+		"$ht" compare "$out/$a-v$n" "$out/$b-v$n"
+	done
+}
