@@ -151,6 +151,11 @@ static void problems_html(FILE *f, const struct rep_problems *p)
 			rep_html_esc(f, g->where);
 			fputs("</code>", f);
 		}
+		if (g->known) {
+			fputs("<br><span class=known>known kernel bug: ", f);
+			rep_html_esc(f, g->known);
+			fputs("</span>", f);
+		}
 		fprintf(f, "</td><td>%s</td><td>", g->verdict);
 		for (size_t k = 0; k < g->nkernels; k++) {
 			fputs(k ? ", " : "", f);

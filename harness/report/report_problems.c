@@ -151,6 +151,29 @@ static int add_cell(struct rep_problems *p, const struct rep_cell *c)
 	return 0;
 }
 
+/* The group's known kernel bug, as rep_problem.known says; NULL: none. */
+static char *problem_known(const struct rep_problem *g)
+{
+	json_t *k = NULL;
+	size_t n = 0;
+	char *out;
+
+	for (size_t i = 0; i < g->ncells; i++) {
+		json_t *ki = json_object_get(g->cells[i]->cell_json, "known_bug");
+
+		if (!json_is_object(ki))
+			continue;
+		k = k ? k : ki;
+		n++;
+	}
+	if (!k || asprintf(&out, "%s in %zu of %zu cells: %s (see %s)",
+			   json_string_value(json_object_get(k, "id")), n, g->ncells,
+			   json_string_value(json_object_get(k, "title")),
+			   json_string_value(json_object_get(k, "see"))) < 0)
+		return NULL;
+	return out;
+}
+
 /* CRASH before FAIL before TIMEOUT; then the most cells; then first seen (stable). */
 static int problem_cmp(const void *pa, const void *pb)
 {
@@ -172,6 +195,8 @@ int rep_problems_build(const struct rep_run *r, struct rep_problems *p)
 			rep_problems_free(p);
 			return -1;
 		}
+	for (size_t i = 0; i < p->n; i++)
+		p->v[i].known = problem_known(&p->v[i]);
 	if (p->n)
 		qsort(p->v, p->n, sizeof(*p->v), problem_cmp);
 	return 0;
@@ -185,6 +210,7 @@ void rep_problems_free(struct rep_problems *p)
 		free(p->v[i].excerpt);
 		free(p->v[i].console);
 		free(p->v[i].where);
+		free(p->v[i].known);
 	}
 	free(p->v);
 	memset(p, 0, sizeof(*p));

@@ -24,6 +24,9 @@ struct rep_problem {
 					   directory; NULL when it has none */
 	char *where;			/* the first cell's first frame in the allocator's
 					   files, "func (file:line)"; NULL: not decoded */
+	char *known;			/* a known kernel bug explains cells of the group
+					   (cell.json known_bug): "ID in N of M cells: TITLE
+					   (see SEE)", of the first such cell; NULL: none */
 };
 
 struct rep_problems {

@@ -93,6 +93,8 @@ static void problems_text(FILE *f, const struct rep_problems *p)
 			fprintf(f, "%s%s", k ? ", " : "", g->cells[k]->id);
 		if (g->where)
 			fprintf(f, "\n     where: %s", g->where);
+		if (g->known)
+			fprintf(f, "\n     known kernel bug: %s", g->known);
 		if (g->console)
 			fprintf(f, "\n     console: %s", g->console);
 		fputs("\n", f);

@@ -380,6 +380,11 @@ static void test_problems_grouping(void **state)
 	assert_string_equal(g->verdict, "TIMEOUT");
 	assert_string_equal(g->title, "no console output for 126 s");
 	assert_string_equal(g->excerpt, "runner: insmod /path/to/htab-torture/kmod/htab_torture.ko workload=full_update");
+	/* cell.json known_bug: said with the group; no other group has one */
+	assert_string_equal(g->known, "fixture-known-deadlock in 1 of 1 cells: a deadlock of the kernel "
+				      "under test (see tests/unit/test_report.c)");
+	for (int i = 0; i < 3; i++)
+		assert_null(p.v[i].known);
 	rep_problems_free(&p);
 	rep_run_free(&r);
 	rm_tree(dir);
@@ -412,6 +417,8 @@ static void test_problems_first(void **state)
 	assert_non_null(strstr(txt, "  3. FAIL    x1  module: FAILURE: corrupt value: key 17 on CPU 1\n"));
 	assert_non_null(strstr(txt, "     | residual 4095 != capacity 4096\n"));
 	assert_non_null(strstr(txt, "  4. TIMEOUT x1  no console output for 126 s\n"));
+	assert_non_null(strstr(txt, "\n     known kernel bug: fixture-known-deadlock in 1 of 1 cells: "));
+	assert_non_null(strstr(html, "<span class=known>known kernel bug: fixture-known-deadlock in 1 of 1"));
 	assert_true(at(html, "id=problems") < at(html, "id=env"));
 	assert_non_null(strstr(html, "<a href=\"v2-full_update-distro-none-r0/console.log\">"));
 	assert_non_null(strstr(html, "<td class=n>2</td>"));

@@ -21,6 +21,7 @@
 #include "run/plan/noise.h"
 #include "run/plan/qemu_argv.h"
 #include "run/record/bt_aot.h"
+#include "run/record/known.h"
 #include "run/record/verdict.h"
 
 #define POP_SCRIPT "__pcpu_freelist_pop"
@@ -743,6 +744,31 @@ static json_t *hang_json(const struct run_ctx *c, const struct cell *cell, char 
 	return o;
 }
 
+/*
+ * A non-PASS cell a known kernel bug explains (run/record/known.h): cell.json
+ * "known_bug". The list is read once a run; a broken one is said once on
+ * stderr and no cell is marked (each keeps its verdict either way).
+ */
+static void add_known_bug(const struct run_ctx *c, const struct cell *cell, json_t *j)
+{
+	static json_t *bugs;
+	static bool tried;
+	char path[PATH_MAX + 32], err[512];
+	json_t *k;
+
+	if (!strcmp(json_string_value(json_object_get(j, "verdict")), "PASS"))
+		return;
+	if (!tried) {
+		tried = true;
+		snprintf(path, sizeof(path), "%s/%s", c->root, KNOWN_BUGS_FILE);
+		bugs = known_bugs_load(path, err, sizeof(err));
+		if (!bugs)
+			fprintf(stderr, "warning: known kernel bugs not checked: %s\n", err);
+	}
+	if (bugs && (k = known_bug_match(bugs, j, cell->p->dir)))
+		json_object_set_new(j, "known_bug", k);
+}
+
 int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct boot_result *br,
 		struct cell_record *rec)
 {
@@ -812,6 +838,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 	add_noise(cell, j);
 	add_coverage(cell, j);
 	add_memory(cell, j);
+	add_known_bug(c, cell, j);
 
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	snprintf(path, sizeof(path), "%s/cell.json", cell->p->dir);
