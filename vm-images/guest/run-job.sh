@@ -27,9 +27,20 @@ CONSOLE=/dev/console
 # bt_form, bt_workers: shared with init's observers started before a save.
 . "${0%/*}/observers.sh" || exit 2
 
-up() { cut -d' ' -f1 /proc/uptime; }
-log() { echo "[$(up)] $*" | tee -a "$cell/guest.log" >> "$CONSOLE"; }
-phase() { echo "$1=$(up)" >> "$cell/phases.env"; }
+# Every process costs tens of ms in a TCG guest with many vCPUs (a fork is
+# a copy of the address space, an exec a page-in through 9p): the steps
+# before and after the module's window use shell builtins where they can.
+# now: the uptime into $now_s, without a process. up: the same, printed
+# (for $(up) in custom jobs).
+now() { read -r now_s _ < /proc/uptime; }
+up() { now; echo "$now_s"; }
+log() {
+	now
+	set -- "[$now_s] $*"
+	echo "$1" >> "$cell/guest.log"
+	echo "$1" >> "$CONSOLE"
+}
+phase() { now; echo "$1=$now_s" >> "$cell/phases.env"; }
 
 # bt_live PID: true once bpftrace PID sleeps in its poll loop. bpftrace 0.17
 # prints attached_probes BEFORE it has attached; its probes are live only
@@ -133,14 +144,14 @@ obs_adopt() {
 		grep -vx "$s $r $a $p" "$OBS/index" > "$OBS/index.left"
 		mv "$OBS/index.left" "$OBS/index"
 		bt_pid=$p
-		eval "obs_out_$p=\$4"
-		eval "obs_file_$p=\$OBS/\$(basename \"\$s\" .bt)"
+		b=${s##*/}
+		eval "obs_out_$p=\$4 obs_file_$p=\$OBS/\${b%.bt}"
 		log "runner: bpftrace $r live since the save: adopted (pid $p)"
 		return 0
 	done < "$OBS/index"
 	return 1
 }
-obs_file() { eval "echo \${obs_file_$1:-}"; }
+obs_file() { eval "obs_f=\${obs_file_$1:-}"; }	# into $obs_f
 obs_release() {
 	[ -f "$OBS/index" ] || return 0
 	while read -r s r a p; do
@@ -242,7 +253,8 @@ bt_aot_compile() {
 # when it is interrupted, and noise must not outlive the measurement.
 stop_observers() {
 	for p in $bt_pids; do
-		f=$(obs_file "$p")
+		obs_file "$p"
+		f=$obs_f
 		if [ -z "$f" ]; then
 			bt_stop "$p"
 			continue
@@ -293,7 +305,19 @@ if [ "$TARGET" = vm ] && [ "${HTAB_CELL_IN_BOOT:-1}" -gt 1 ]; then
 	echo "<6>$dmesg_mark" > /dev/kmsg
 fi
 phase T_BOOT_DONE
-log "runner: kernel $(uname -r), $(nproc) CPUs, job $cell"
+# cpus CPULIST: how many CPUs a sysfs cpulist ("0-3,8") names, into $ncpus.
+cpus() {
+	ncpus=0
+	set -f
+	old_ifs=$IFS IFS=,
+	for r in $1; do ncpus=$((ncpus + ${r#*-} - ${r%-*} + 1)); done
+	IFS=$old_ifs
+	set +f
+}
+S=/sys/devices/system/cpu
+read -r release < /proc/sys/kernel/osrelease
+read -r l < $S/online; cpus "$l"
+log "runner: kernel $release, $ncpus CPUs, job $cell"
 # Noise and observers start first: bpftrace's start-up (LLVM, BTF, its
 # feature probes) takes 3.5-5.5 s under TCG, and the checks below run
 # meanwhile (finish stops both if one fails); the wait for the probes comes
@@ -315,7 +339,8 @@ if [ -n "$BPFTRACE" ]; then
 	for bt in $BPFTRACE; do
 		run=$(bt_form "$bt")
 		bt_args=$(bt_workers "$run" "$JOB_SCRIPT")
-		out=$cell/bpftrace/$(basename "$bt" .bt)
+		out=${bt##*/}
+		out=$cell/bpftrace/${out%.bt}
 		case $run in *_fentry.bt) echo fentry ;; *) echo kprobe ;; esac > "$out.form"
 		if [ -n "$bt_args" ]; then echo workers; else echo all; fi > "$out.callers"
 		aot_key=
@@ -334,24 +359,20 @@ if [ -n "$BPFTRACE" ]; then
 	done
 fi
 obs_release
-# cpus COUNT-OF-LIST: how many CPUs a sysfs cpulist ("0-3,8") names.
-cpus() {
-	echo "$1" | tr ',' '\n' | while IFS=- read -r a b; do echo $(( ${b:-$a} - a + 1 )); done |
-		awk '{ n += $1 } END { print n + 0 }'
-}
 # The freelist spans the possible CPUs: a guest must have all the cell's
 # vCPUs possible, present and online (its init onlines what maxcpus= left).
 if [ "$TARGET" = vm ]; then
-	S=/sys/devices/system/cpu
-	pos=$(cpus "$(cat $S/possible)") pre=$(cpus "$(cat $S/present)") onl=$(cpus "$(cat $S/online)")
+	read -r l < $S/possible; cpus "$l"; pos=$ncpus
+	read -r l < $S/present; cpus "$l"; pre=$ncpus
+	read -r l < $S/online; cpus "$l"; onl=$ncpus
 	printf 'POSSIBLE=%s\nPRESENT=%s\nONLINE=%s\n' "$pos" "$pre" "$onl" > "$cell/cpus.env"
 	if [ -n "$VCPUS" ] && { [ "$pos" != "$VCPUS" ] || [ "$pre" != "$VCPUS" ] || [ "$onl" != "$VCPUS" ]; }; then
 		log "runner: guest CPUs possible $pos, present $pre, online $onl: the cell has $VCPUS vCPUs"
 		finish 2
 	fi
 fi
-if [ "$(uname -r)" != "$KERNEL_RELEASE" ]; then
-	log "runner: module built for $KERNEL_RELEASE, guest runs $(uname -r)"
+if [ "$release" != "$KERNEL_RELEASE" ]; then
+	log "runner: module built for $KERNEL_RELEASE, guest runs $release"
 	finish 2
 fi
 
@@ -412,7 +433,8 @@ if [ -n "$BPFTRACE" ]; then
 		eval "set -- \$bt_job_$pid"
 		key=$1 out=$2 run=$3
 		shift 3
-		if [ -n "$(obs_file "$pid")" ] || bt_wait "$pid" "$out" "$run"; then
+		obs_file "$pid"
+		if [ -n "$obs_f" ] || bt_wait "$pid" "$out" "$run"; then
 			live="$live $pid"
 			continue
 		fi
@@ -442,7 +464,7 @@ phase T_ATTACHED
 # are cumulative since that reset. Paths stay the debugfs ones (the tree's
 # build path): the host maps them to the tree by suffix.
 GCOV=/sys/kernel/debug/gcov
-has_gcov() { [ -n "$(find "$GCOV" -name '*.gcda' 2>/dev/null | head -n 1)" ]; }
+has_gcov() { [ -d "$GCOV" ] && [ -n "$(find "$GCOV" -name '*.gcda' 2>/dev/null | head -n 1)" ]; }
 gcov_copy() {	# SNAPSHOT
 	(cd "$GCOV" && find . -name '*.gcda') | while read -r f; do
 		mkdir -p "$cell/gcov/$1/$(dirname "$f")" &&
@@ -454,7 +476,8 @@ gcov_copy() {	# SNAPSHOT
 # is done first (3), or RUN_TIMEOUT passes since insmod (4).
 wait_status() {
 	while :; do
-		st=$(cat $DBG/status 2>/dev/null)
+		st=
+		{ read -r st < $DBG/status; } 2>/dev/null
 		for w in "$@"; do [ "$st" = "$w" ] && return 0; done
 		[ "$st" = done ] && return 3
 		sleep 0.2
