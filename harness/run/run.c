@@ -258,7 +258,8 @@ static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 	char *line = NULL;
 	int err = -1;
 
-	if (!cell_plan_make(c, pc, &p) && (line = qemu_argv_join(&p.argv))) {
+	if (!cell_plan_make(c, pc, &p) &&
+	    (line = qemu_argv_join(&p.argv, p.restored ? p.snap_state : NULL))) {
 		printf("%s\n", line);
 		err = 0;
 	}
@@ -447,7 +448,8 @@ static int print_boots(const struct run_ctx *c, const struct plan *p)
 			s.pending[j] = NULL;
 		}
 		printf("\n");
-		err = cell_plan_boot_argv(c, first, name, &argv) || !(line = qemu_argv_join(&argv));
+		err = cell_plan_boot_argv(c, first, name, &argv) ||
+		      !(line = qemu_argv_join(&argv, first->restored ? first->snap_state : NULL));
 		if (!err)
 			printf("%s\n", line);
 		free(line);

@@ -36,11 +36,13 @@ mkdir -p "$d/r"
 # htab.ctl), so a boot of its own and a shared boot restore the same guest.
 own=$("$HT" run --cpus 2 --bpftrace none --restore on --boot-per-cell --out "$d/rr" --dry-run) || fail "restore dry run"
 shared=$("$HT" run --cpus 2 --bpftrace none --restore on --out "$d/rr" --dry-run | grep -v '^#') || fail "restore dry run (shared)"
-for want in "htab.restore=1" "-incoming 'exec:cat " "name=htab.ctl" "vmgenid,guid=auto"; do
+for want in "htab.restore=1" "-incoming fd:3 " "name=htab.ctl" "vmgenid,guid=auto" " 3< "; do
 	[[ $own == *"$want"* ]] || fail "restore dry run lacks '$want': $own"
 done
 [[ $shared == *"htab.group="* ]] && fail "a restored shared boot has htab.group= on its command line"
-expect_eq "one snapshot for both modes" "$(grep -o "exec:cat [^ ]*" <<< "$own")" "$(grep -o "exec:cat [^ ]*" <<< "$shared")"
+state() { grep -o " 3< [^ ]*" <<< "$1"; }
+[ -n "$(state "$own")" ] || fail "restore dry run opens no state: $own"
+expect_eq "one snapshot for both modes" "$(state "$own")" "$(state "$shared")"
 [ ! -e "$d/rr" ] || fail "--dry-run --restore on wrote $d/rr"
 # --bpftrace-preattach on: the scripts on the saved guest's command line,
 # 384 MB more RAM, and a snapshot of its own (its key names the observers).
@@ -51,7 +53,7 @@ plain=$("$HT" run --cpus 2 --restore on --boot-per-cell --out "$d/rr" --dry-run)
 [[ $plain == *"htab.observe="* ]] && fail "htab.observe= without --bpftrace-preattach: $plain"
 mem() { grep -o -- "-m [0-9]*" <<< "$1" | cut -d' ' -f2; }
 expect_eq "preattach RAM" "$(mem "$pre")" $(( $(mem "$plain") + 384 ))
-[ "$(grep -o "exec:cat [^ ]*" <<< "$pre")" != "$(grep -o "exec:cat [^ ]*" <<< "$plain")" ] ||
+[ "$(state "$pre")" != "$(state "$plain")" ] ||
 	fail "a guest with observers restores the snapshot of one without"
 none=$("$HT" run --cpus 2 --restore on --bpftrace none --bpftrace-preattach on --out "$d/rr" --dry-run) ||
 	fail "preattach dry run without scripts"

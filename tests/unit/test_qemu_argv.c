@@ -226,8 +226,12 @@ static void test_join_quotes(void **state)
 	strv_push(&a, "console=ttyS0 quiet");
 	strv_push(&a, "it's");
 	strv_push(&a, "");
-	s = qemu_argv_join(&a);
+	s = qemu_argv_join(&a, NULL);
 	assert_string_equal(s, "qemu -append 'console=ttyS0 quiet' 'it'\\''s' ''");
+	free(s);
+	/* A restore's line opens its state where -incoming fd:3 reads it. */
+	s = qemu_argv_join(&a, "/cache/x y/state");
+	assert_string_equal(s, "qemu -append 'console=ttyS0 quiet' 'it'\\''s' '' 3< '/cache/x y/state'");
 	free(s);
 	strv_free(&a);
 }

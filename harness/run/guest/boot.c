@@ -12,8 +12,9 @@
 
 #include "run/guest/boot.h"
 #include "run/guest/snapshot.h"
+#include "run/plan/qemu_argv.h"
 
-pid_t boot_spawn(char *const argv[], const char *log)
+pid_t boot_spawn(char *const argv[], const char *log, const char *state)
 {
 	pid_t pid, parent = getpid();
 	sigset_t none;
@@ -41,6 +42,15 @@ pid_t boot_spawn(char *const argv[], const char *log)
 	if (fd >= 0) {
 		dup2(fd, 1);
 		dup2(fd, 2);
+	}
+	if (state) {	/* -incoming fd:QEMU_STATE_FD (run/plan/qemu_argv.h) */
+		fd = open(state, O_RDONLY);
+		if (fd < 0 || (fd != QEMU_STATE_FD && dup2(fd, QEMU_STATE_FD) < 0)) {
+			fprintf(stderr, "error: the saved guest %s: %s\n", state, strerror(errno));
+			_exit(127);
+		}
+		if (fd != QEMU_STATE_FD)
+			close(fd);
 	}
 	execvp(argv[0], argv);
 	fprintf(stderr, "exec %s: %s\n", argv[0], strerror(errno));
@@ -72,7 +82,8 @@ void boot_monitor_remove(const char *log_dir)
 	}
 }
 
-pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group)
+pid_t boot_spawn_restored(char *const argv[], const char *log, const char *state, const char *dir,
+			   const char *group)
 {
 	pid_t pid;
 
@@ -80,7 +91,7 @@ pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, 
 		fprintf(stderr, "error: cannot make %s/ctl: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	pid = boot_spawn(argv, log);
+	pid = boot_spawn(argv, log, state);
 	if (pid > 0 && snapshot_wake(dir, group, pid)) {
 		boot_kill_group(pid);
 		return -1;
@@ -124,7 +135,7 @@ void boot_console_path(const struct boot *b, char *path, size_t len)
 }
 
 int boot_start(struct boot *b, const char *out, const char *name, const char *key,
-	       const struct strv *argv, bool restored)
+	       const struct strv *argv, const char *state)
 {
 	char path[PATH_MAX + 32], *text;
 	size_t len = 2;
@@ -161,7 +172,8 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 	}
 	boot_file(b, "qemu.log", path, sizeof(path));
 	b->t0 = now_mono();
-	pid = restored ? boot_spawn_restored(argv->v, path, b->dir, name) : boot_spawn(argv->v, path);
+	pid = state ? boot_spawn_restored(argv->v, path, state, b->dir, name)
+		    : boot_spawn(argv->v, path, NULL);
 	/* Never -1: boot_stop would signal process group 1. */
 	b->pid = pid > 0 ? pid : 0;
 	b->reusable = true;

@@ -30,15 +30,17 @@ struct boot {
 
 /*
  * Forks argv[0] in its own process group (SIGKILL when the harness dies),
- * stdin /dev/null, stdout and stderr to log; the pid, or -1.
+ * stdin /dev/null, stdout and stderr to log, and state (a saved guest,
+ * NULL: none) open on QEMU_STATE_FD (run/plan/qemu_argv.h); the pid, or -1.
  */
-pid_t boot_spawn(char *const argv[], const char *log);
+pid_t boot_spawn(char *const argv[], const char *log, const char *state);
 /*
  * boot_spawn of a QEMU that restores a saved guest (run/guest/snapshot.h): the
  * htab.ctl FIFO made in dir first, then the guest woken with group (NULL:
  * a boot of its own) once QEMU has it open. -1 (QEMU killed) on failure.
  */
-pid_t boot_spawn_restored(char *const argv[], const char *log, const char *dir, const char *group);
+pid_t boot_spawn_restored(char *const argv[], const char *log, const char *state, const char *dir,
+			   const char *group);
 /*
  * The FIFOs of a boot's QMP monitor (LOGDIR/qmp.in, qmp.out; run/plan/qemu_argv.h),
  * made afresh before QEMU starts: QEMU refuses to start without them. 0 ok.
@@ -53,11 +55,12 @@ int boot_decode_status(int st);
 
 /*
  * Starts a shared boot: BOOTS_DIR/name made empty, qemu.argv written, QEMU
- * spawned; restored (--restore on): QEMU restores a saved guest, woken on
- * its htab.ctl port with the boot's name as its group (run/guest/snapshot.h).
+ * spawned; state non-NULL (--restore on): QEMU restores that saved guest,
+ * woken on its htab.ctl port with the boot's name as its group
+ * (run/guest/snapshot.h).
  */
 int boot_start(struct boot *b, const char *out, const char *name, const char *key,
-	       const struct strv *argv, bool restored);
+	       const struct strv *argv, const char *state);
 /* Sends the next cell (cmd.N); N, or -1. */
 int boot_send(struct boot *b, const char *cell_id);
 /*

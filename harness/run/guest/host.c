@@ -20,7 +20,7 @@ static int host_start(const struct run_ctx *c, struct cell *cell, struct boot *b
 	(void)b;
 	if (cell_begin_alone(c, cell, "runner.log", log, sizeof(log)))
 		return -1;
-	pid = boot_spawn(cell->argv->v, log);
+	pid = boot_spawn(cell->argv->v, log, NULL);
 	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
 	return cell->pid ? 0 : -1;
 }

@@ -29,7 +29,8 @@ static int shared_start(const struct run_ctx *c, struct cell *cell, struct boot 
 	}
 	if (cell_write_job(c, cell))
 		return -1;
-	if (fresh && boot_start(b, c->out, name, cell->p->group, cell->argv, cell->p->restored))
+	if (fresh && boot_start(b, c->out, name, cell->p->group, cell->argv,
+			      cell->p->restored ? cell->p->snap_state : NULL))
 		goto fail;
 	cell_begin(cell);
 	n = boot_send(b, cell->p->id);

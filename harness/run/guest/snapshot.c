@@ -233,7 +233,7 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 	q.cell_dir = q.log_dir = tmp;
 	q.group = NULL;
 	snprintf(p, sizeof(p), "%s/qemu.log", tmp);
-	if (qemu_argv_build(&q, &a) || (t0 = now_mono(), pid = boot_spawn(a.v, p)) < 0) {
+	if (qemu_argv_build(&q, &a) || (t0 = now_mono(), pid = boot_spawn(a.v, p, NULL)) < 0) {
 		strv_free(&a);
 		return -1;
 	}

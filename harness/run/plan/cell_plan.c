@@ -102,7 +102,7 @@ static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, st
 		.map_bytes = map_footprint_bytes(&p->map, p->vcpus),
 		.kernel_image = p->k->boot_image[0] ? p->k->boot_image : p->k->image,
 		.initrd = p->k->initrd, .lpj = p->k->lpj, .boot_opts = &c->o->boot_opts,
-		.restore = p->restored ? QR_RESTORE : QR_NONE, .state = p->snap_state,
+		.restore = p->restored ? QR_RESTORE : QR_NONE,
 		.observe = c->observe,
 	};
 }

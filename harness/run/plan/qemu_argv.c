@@ -238,7 +238,6 @@ static int add_exit_port(struct strv *a, const struct qemu_cfg *c)
  */
 static int add_restore(struct strv *a, const struct qemu_cfg *c)
 {
-	char *q;
 	int r = 0;
 
 	if (c->restore == QR_NONE)
@@ -250,13 +249,8 @@ static int add_restore(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "vmgenid,guid=auto");
 	if (c->restore == QR_SAVE)
 		return r;
-	/* exec: runs through /bin/sh. */
-	q = shell_quote(c->state);
-	if (!q)
-		return -1;
 	r |= strv_push(a, "-incoming");
-	r |= strv_pushf(a, "exec:cat %s", q);
-	free(q);
+	r |= strv_pushf(a, "fd:%d", QEMU_STATE_FD);
 	return r;
 }
 
@@ -293,13 +287,15 @@ int qemu_argv_build(const struct qemu_cfg *c, struct strv *a)
 	return r ? -1 : 0;
 }
 
-char *qemu_argv_join(const struct strv *a)
+char *qemu_argv_join(const struct strv *a, const char *state)
 {
 	size_t len = 1, pos = 0;
 	char *out;
 
 	for (size_t i = 0; i < a->n; i++)
 		len += 4 * strlen(a->v[i]) + 3;
+	if (state)
+		len += 4 * strlen(state) + 16;
 	out = malloc(len);
 	if (!out)
 		return NULL;
@@ -311,6 +307,16 @@ char *qemu_argv_join(const struct strv *a)
 			return NULL;
 		}
 		pos += sprintf(out + pos, "%s%s", i ? " " : "", q);
+		free(q);
+	}
+	if (state) {
+		char *q = shell_quote(state);
+
+		if (!q) {
+			free(out);
+			return NULL;
+		}
+		pos += sprintf(out + pos, " %d< %s", QEMU_STATE_FD, q);
 		free(q);
 	}
 	out[pos] = '\0';

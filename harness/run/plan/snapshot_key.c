@@ -70,7 +70,7 @@ char *snapshot_key(const struct qemu_cfg *q0, const char *files_id)
 
 	/* What differs between boots of one guest: not part of what it is. */
 	q.restore = QR_RESTORE;
-	q.cell_dir = q.log_dir = q.state = "-";
+	q.cell_dir = q.log_dir = "-";
 	q.group = NULL;
 	if (qemu_argv_build(&q, &a))
 		goto out;
