@@ -259,7 +259,7 @@ static int print_argv(const struct run_ctx *c, const struct plan_cell *pc)
 	int err = -1;
 
 	if (!cell_plan_make(c, pc, &p) &&
-	    (line = qemu_argv_join(&p.argv, p.restored ? p.snap_state : NULL))) {
+	    (line = qemu_argv_join(&p.argv, cell_plan_state(&p)))) {
 		printf("%s\n", line);
 		err = 0;
 	}
@@ -449,7 +449,7 @@ static int print_boots(const struct run_ctx *c, const struct plan *p)
 		}
 		printf("\n");
 		err = cell_plan_boot_argv(c, first, name, &argv) ||
-		      !(line = qemu_argv_join(&argv, first->restored ? first->snap_state : NULL));
+		      !(line = qemu_argv_join(&argv, cell_plan_state(first)));
 		if (!err)
 			printf("%s\n", line);
 		free(line);

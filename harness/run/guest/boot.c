@@ -82,11 +82,13 @@ void boot_monitor_remove(const char *log_dir)
 	}
 }
 
-pid_t boot_spawn_restored(char *const argv[], const char *log, const char *state, const char *dir,
-			   const char *group)
+pid_t boot_spawn_guest(char *const argv[], const char *log, const char *state, const char *dir,
+			const char *group)
 {
 	pid_t pid;
 
+	if (!state)
+		return boot_spawn(argv, log, NULL);
 	if (snapshot_ctl_make(dir)) {
 		fprintf(stderr, "error: cannot make %s/ctl: %s\n", dir, strerror(errno));
 		return -1;
@@ -172,8 +174,7 @@ int boot_start(struct boot *b, const char *out, const char *name, const char *ke
 	}
 	boot_file(b, "qemu.log", path, sizeof(path));
 	b->t0 = now_mono();
-	pid = state ? boot_spawn_restored(argv->v, path, state, b->dir, name)
-		    : boot_spawn(argv->v, path, NULL);
+	pid = boot_spawn_guest(argv->v, path, state, b->dir, name);
 	/* Never -1: boot_stop would signal process group 1. */
 	b->pid = pid > 0 ? pid : 0;
 	b->reusable = true;

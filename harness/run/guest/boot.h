@@ -35,12 +35,13 @@ struct boot {
  */
 pid_t boot_spawn(char *const argv[], const char *log, const char *state);
 /*
- * boot_spawn of a QEMU that restores a saved guest (run/guest/snapshot.h): the
- * htab.ctl FIFO made in dir first, then the guest woken with group (NULL:
- * a boot of its own) once QEMU has it open. -1 (QEMU killed) on failure.
+ * boot_spawn of a guest's QEMU. state NULL: it boots. Else it restores that
+ * saved guest (run/guest/snapshot.h): the htab.ctl FIFO made in dir first,
+ * then the guest woken with group (NULL: a boot of its own) once QEMU has
+ * it open. -1 (QEMU killed) on failure.
  */
-pid_t boot_spawn_restored(char *const argv[], const char *log, const char *state, const char *dir,
-			   const char *group);
+pid_t boot_spawn_guest(char *const argv[], const char *log, const char *state, const char *dir,
+			const char *group);
 /*
  * The FIFOs of a boot's QMP monitor (LOGDIR/qmp.in, qmp.out; run/plan/qemu_argv.h),
  * made afresh before QEMU starts: QEMU refuses to start without them. 0 ok.

@@ -11,9 +11,9 @@
  *   host    the runner on this machine, no guest (--target host; host.c)
  *
  * A restored guest (--restore on) is how own and shared start QEMU: from
- * a saved guest woken on its control port (boot_spawn_restored,
+ * a saved guest woken on its control port (boot_spawn_guest,
  * run/guest/snapshot.h) instead of a boot; the plan says which
- * (cell_plan.restored).
+ * (cell_plan_state).
  */
 #ifndef HT_GUEST_H
 #define HT_GUEST_H

@@ -23,9 +23,7 @@ static int own_start(const struct run_ctx *c, struct cell *cell, struct boot *b)
 		fprintf(stderr, "error: cannot make the QMP FIFOs in %s: %s\n", cell->p->dir, strerror(errno));
 		return -1;
 	}
-	pid = cell->p->restored
-		? boot_spawn_restored(cell->argv->v, log, cell->p->snap_state, cell->p->dir, NULL)
-		: boot_spawn(cell->argv->v, log, NULL);
+	pid = boot_spawn_guest(cell->argv->v, log, cell_plan_state(cell->p), cell->p->dir, NULL);
 	cell->pid = pid > 0 ? pid : 0;	/* never -1: a kill would signal process group 1 */
 	return cell->pid ? 0 : -1;
 }

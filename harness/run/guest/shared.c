@@ -29,8 +29,7 @@ static int shared_start(const struct run_ctx *c, struct cell *cell, struct boot 
 	}
 	if (cell_write_job(c, cell))
 		return -1;
-	if (fresh && boot_start(b, c->out, name, cell->p->group, cell->argv,
-			      cell->p->restored ? cell->p->snap_state : NULL))
+	if (fresh && boot_start(b, c->out, name, cell->p->group, cell->argv, cell_plan_state(cell->p)))
 		goto fail;
 	cell_begin(cell);
 	n = boot_send(b, cell->p->id);

@@ -70,4 +70,9 @@ int cell_plan_boot_argv(const struct run_ctx *c, const struct cell_plan *p, cons
  * and in *q the QEMU configuration that saves it. malloc'd; NULL on failure.
  */
 char *cell_plan_snapshot_key(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q);
+/* The saved guest a boot of p starts from (QEMU_STATE_FD), NULL when p boots. */
+static inline const char *cell_plan_state(const struct cell_plan *p)
+{
+	return p->restored ? p->snap_state : NULL;
+}
 #endif
