@@ -17,6 +17,8 @@
 #    the VM tests that need no variant fill the time the builds take.
 # 3. Once both lanes and the builds are done, those marked "# run-tests:
 #    quiet" one at a time (they assert timings, so nothing runs beside them).
+# PREPARE (make check: make all image) runs once the background build has
+# started, before any test; if it fails, no test runs.
 cd "$(dirname "$0")/.." || exit 2
 out=tests/out
 mkdir -p "$out"
@@ -119,6 +121,12 @@ run_built() {
 	return $ran
 }
 
+if [ -n "${PREPARE:-}" ] && ! bash -c "$PREPARE"; then
+	say "--- FAIL: $PREPARE"
+	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2> /dev/null; }
+	[ -z "$build_pid" ] || kill_tree "$build_pid"
+	exit 1
+fi
 (
 	selected unit && run_one unit make -C tests/unit check
 	for t in "${host[@]}"; do run_one "$(name_of "$t")" "$t"; done

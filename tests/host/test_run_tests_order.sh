@@ -5,6 +5,7 @@
 # none and are still waiting; a quiet test runs after everything else has
 # ended; a failed build does not keep its tests waiting (they run, and
 # show the failure themselves); each result line gives wall and CPU seconds.
+# PREPARE runs before any test, and if it fails no test runs.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir run_tests_order)
 t=$d/tree
@@ -52,3 +53,19 @@ expect_eq "quiet last" "$(tail -n 1 "$ev")" "run test_q1"
 for n in unit test_h1 test_e1 test_n1 test_q1; do
 	grep -qE "^--- PASS $n \([0-9]+s, cpu [0-9]+s\)$" "$d/out" || fail "no wall and cpu on $n's line"
 done
+
+# A test that needs fixed, for PREPARE's runs below.
+printf '#!/bin/bash\n# run-tests: needs fixed\necho "run test_p1" >> %s\n' "$ev" > "$t/tests/vm/test_p1.sh"
+chmod +x "$t/tests/vm/test_p1.sh"
+
+# PREPARE: before every test; when it fails, no test runs.
+: > "$ev"
+TESTS='^test_(p1|h1)$' PREPARE="echo prepare >> $ev" bash "$t/tests/run-tests.sh" > "$d/out-prep" 2>&1 ||
+	fail "PREPARE: exit $?"
+expect_eq "PREPARE first" "$(head -n 1 "$ev")" prepare
+: > "$ev"
+TESTS='^test_(p1|h1)$' PREPARE=false bash "$t/tests/run-tests.sh" > "$d/out-prep-fail" 2>&1
+expect_eq "PREPARE false: exit" $? 1
+grep -q '^--- FAIL: false$' "$d/out-prep-fail" || fail "no line on the failed PREPARE: $(cat "$d/out-prep-fail")"
+grep -q '^run test' "$ev" && fail "a test ran after PREPARE failed: $(paste -sd'|' "$ev")"
+echo "ok: no test after a failed PREPARE"
