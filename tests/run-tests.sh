@@ -15,6 +15,9 @@
 #    tests (tests/host, no guest); and the VM tests, one guest at a time:
 #    before each, a test whose variants have been built since goes first;
 #    the VM tests that need no variant fill the time the builds take.
+#    Once the VM tests that need no variant have run, the rest run up to
+#    VM_LANES (default 2) at a time: the CPUs the build no longer takes
+#    would otherwise idle beside one small guest.
 # 3. Once both lanes and the builds are done, those marked "# run-tests:
 #    quiet" one at a time (they assert timings, so nothing runs beside them).
 # PREPARE (make check: make all image) runs once the background build has
@@ -24,6 +27,9 @@ out=tests/out
 mkdir -p "$out"
 results=$out/.results
 : > "$results"
+
+lanes=${VM_LANES:-2}
+[[ $lanes =~ ^[1-9][0-9]*$ ]] || { echo "VM_LANES '$lanes': must be a whole number >= 1" >&2; exit 2; }
 
 selected() { [ -z "${TESTS:-}" ] || [[ $1 =~ $TESTS ]]; }
 name_of() { basename "$1" .sh; }
@@ -136,8 +142,27 @@ for t in "${early[@]}"; do
 	run_built
 	run_one "$(name_of "$t")" "$t"
 done
-while [ ${#needs[@]} -gt 0 ]; do
-	run_built || sleep 2
+# The rest of the tests that need variants, VM_LANES at a time, each as
+# soon as its variants are built.
+declare -A lane_pids
+while [ ${#needs[@]} -gt 0 ] || [ ${#lane_pids[@]} -gt 0 ]; do
+	for p in "${!lane_pids[@]}"; do
+		kill -0 "$p" 2> /dev/null || { wait "$p"; unset "lane_pids[$p]"; }
+	done
+	next=
+	if [ ${#lane_pids[@]} -lt "$lanes" ]; then
+		rest=()
+		for t in "${needs[@]}"; do
+			if [ -z "$next" ] && built_for "$t"; then next=$t; else rest+=("$t"); fi
+		done
+		needs=("${rest[@]}")
+	fi
+	if [ -n "$next" ]; then
+		run_one "$(name_of "$next")" "$next" &
+		lane_pids[$!]=$next
+	else
+		sleep 1
+	fi
 done
 wait "$host_pid"
 if [ -n "$build_pid" ] && ! wait "$build_pid"; then

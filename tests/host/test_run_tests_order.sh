@@ -5,7 +5,9 @@
 # none and are still waiting; a quiet test runs after everything else has
 # ended; a failed build does not keep its tests waiting (they run, and
 # show the failure themselves); each result line gives wall and CPU seconds.
-# PREPARE runs before any test, and if it fails no test runs.
+# Once the VM tests that need no variant are done, those that need one run
+# VM_LANES (default 2) at a time; PREPARE runs before any test, and if it
+# fails no test runs.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir run_tests_order)
 t=$d/tree
@@ -54,9 +56,27 @@ for n in unit test_h1 test_e1 test_n1 test_q1; do
 	grep -qE "^--- PASS $n \([0-9]+s, cpu [0-9]+s\)$" "$d/out" || fail "no wall and cpu on $n's line"
 done
 
-# A test that needs fixed, for PREPARE's runs below.
-printf '#!/bin/bash\n# run-tests: needs fixed\necho "run test_p1" >> %s\n' "$ev" > "$t/tests/vm/test_p1.sh"
-chmod +x "$t/tests/vm/test_p1.sh"
+# Two tests that need fixed, and no other VM test: both wait for its build,
+# then run side by side (VM_LANES=2, the default), or one after the other.
+for p in 1 2; do
+	printf '#!/bin/bash\n# run-tests: needs fixed\necho "run test_p%s" >> %s\nsleep 2\necho "end test_p%s" >> %s\n' \
+		"$p" "$ev" "$p" "$ev" > "$t/tests/vm/test_p$p.sh"
+	chmod +x "$t/tests/vm/test_p$p.sh"
+done
+lanes() {	# VM_LANES: the events of the run of test_p1 and test_p2
+	: > "$ev"
+	TESTS='^test_p' VM_LANES=$1 bash "$t/tests/run-tests.sh" > "$d/out-lanes$1" 2>&1 ||
+		fail "VM_LANES=$1: exit $? ($(tail -n 3 "$d/out-lanes$1"))"
+	echo "VM_LANES=$1: $(paste -sd'|' "$ev")"
+}
+lanes 2
+expect_cmp "2 lanes: p2 starts before p1 ends" "$(at "run test_p2")" "<" "$(at "end test_p1")"
+expect_cmp "2 lanes: p2 starts after fixed is built" "$(at "run test_p2")" ">" "$(at "built fixed")"
+lanes 1
+expect_cmp "1 lane: p2 starts after p1 ends" "$(at "run test_p2")" ">" "$(at "end test_p1")"
+VM_LANES=0 bash "$t/tests/run-tests.sh" > "$d/out-lanes0" 2>&1
+expect_eq "VM_LANES=0: exit" $? 2
+grep -q "VM_LANES '0': must be" "$d/out-lanes0" || fail "VM_LANES=0: $(cat "$d/out-lanes0")"
 
 # PREPARE: before every test; when it fails, no test runs.
 : > "$ev"
