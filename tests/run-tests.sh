@@ -28,6 +28,8 @@ mkdir -p "$out"
 results=$out/.results
 : > "$results"
 
+prepare=${PREPARE:-}
+unset PREPARE	# not the tests': test_run_tests_order runs this script itself
 lanes=${VM_LANES:-2}
 [[ $lanes =~ ^[1-9][0-9]*$ ]] || { echo "VM_LANES '$lanes': must be a whole number >= 1" >&2; exit 2; }
 
@@ -127,8 +129,8 @@ run_built() {
 	return $ran
 }
 
-if [ -n "${PREPARE:-}" ] && ! bash -c "$PREPARE"; then
-	say "--- FAIL: $PREPARE"
+if [ -n "$prepare" ] && ! bash -c "$prepare"; then
+	say "--- FAIL: $prepare"
 	kill_tree() { local c; for c in $(pgrep -P "$1"); do kill_tree "$c"; done; kill "$1" 2> /dev/null; }
 	[ -z "$build_pid" ] || kill_tree "$build_pid"
 	exit 1

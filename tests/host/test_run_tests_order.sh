@@ -35,7 +35,7 @@ stub vm test_n2 "# run-tests: needs fixed mut" 0
 stub vm test_n3 "# run-tests: needs bad" 0
 stub vm test_q1 "# run-tests: quiet" 0
 
-(unset TESTS; bash "$t/tests/run-tests.sh") > "$d/out" 2>&1
+(unset TESTS PREPARE VM_LANES; bash "$t/tests/run-tests.sh") > "$d/out" 2>&1
 rc=$?
 cat "$d/out"
 echo "events: $(paste -sd'|' "$ev")"
