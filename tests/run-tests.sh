@@ -15,9 +15,10 @@
 #    tests (tests/host, no guest); and the VM tests, one guest at a time:
 #    before each, a test whose variants have been built since goes first;
 #    the VM tests that need no variant fill the time the builds take.
-#    Once the VM tests that need no variant have run, the rest run up to
-#    VM_LANES (default 2) at a time: the CPUs the build no longer takes
-#    would otherwise idle beside one small guest.
+#    Once the first variant is built (the cold one; the others are seeded
+#    copies of it, ~1 min each), the VM tests run up to VM_LANES (default
+#    2) at a time: one small guest leaves a CPU idle that only the build
+#    could take.
 # 3. Once both lanes and the builds are done, those marked "# run-tests:
 #    quiet" one at a time (they assert timings, so nothing runs beside them).
 # PREPARE (make check: make all image) runs once the background build has
@@ -114,19 +115,16 @@ built_for() {
 	done
 }
 
-# run_built: run the tests of $needs whose variants are built; 1 if none was
-run_built() {
-	local t rest=() ran=1
-	for t in "${needs[@]}"; do
-		if built_for "$t"; then
-			run_one "$(name_of "$t")" "$t"
-			ran=0
-		else
-			rest+=("$t")
-		fi
-	done
-	needs=("${rest[@]}")
-	return $ran
+# vm_lanes: how many VM tests may run at once now: one while the first
+# variant builds (cold, the longest path: the build takes what a single
+# guest leaves), then VM_LANES (the rest are seeded copies, ~1 min each).
+vm_lanes() {
+	if [ -n "$build_pid" ] && kill -0 "$build_pid" 2>/dev/null &&
+	   [ ! -e "$built/${variants[0]}.ok" ] && [ ! -e "$built/${variants[0]}.failed" ]; then
+		echo 1
+	else
+		echo "$lanes"
+	fi
 }
 
 if [ -n "$prepare" ] && ! bash -c "$prepare"; then
@@ -140,24 +138,24 @@ fi
 	for t in "${host[@]}"; do run_one "$(name_of "$t")" "$t"; done
 ) &
 host_pid=$!
-for t in "${early[@]}"; do
-	run_built
-	run_one "$(name_of "$t")" "$t"
-done
-# The rest of the tests that need variants, VM_LANES at a time, each as
-# soon as its variants are built.
+# The VM tests: whenever a lane is free, a test whose variants are built,
+# else the next that needs none.
 declare -A lane_pids
-while [ ${#needs[@]} -gt 0 ] || [ ${#lane_pids[@]} -gt 0 ]; do
+while [ ${#needs[@]} -gt 0 ] || [ ${#early[@]} -gt 0 ] || [ ${#lane_pids[@]} -gt 0 ]; do
 	for p in "${!lane_pids[@]}"; do
 		kill -0 "$p" 2> /dev/null || { wait "$p"; unset "lane_pids[$p]"; }
 	done
 	next=
-	if [ ${#lane_pids[@]} -lt "$lanes" ]; then
+	if [ ${#lane_pids[@]} -lt "$(vm_lanes)" ]; then
 		rest=()
 		for t in "${needs[@]}"; do
 			if [ -z "$next" ] && built_for "$t"; then next=$t; else rest+=("$t"); fi
 		done
 		needs=("${rest[@]}")
+		if [ -z "$next" ] && [ ${#early[@]} -gt 0 ]; then
+			next=${early[0]}
+			early=("${early[@]:1}")
+		fi
 	fi
 	if [ -n "$next" ]; then
 		run_one "$(name_of "$next")" "$next" &

@@ -5,7 +5,7 @@
 # none and are still waiting; a quiet test runs after everything else has
 # ended; a failed build does not keep its tests waiting (they run, and
 # show the failure themselves); each result line gives wall and CPU seconds.
-# Once the VM tests that need no variant are done, those that need one run
+# VM tests run one at a time until the first variant is built, then
 # VM_LANES (default 2) at a time; PREPARE runs before any test, and if it
 # fails no test runs.
 . "$(dirname "$0")/../lib.sh"
@@ -25,7 +25,8 @@ EOF
 chmod +x "$t/vm-images/build-kernel.sh"
 # stub DIR/NAME TAG SECONDS: logs "run NAME" when it starts, then sleeps
 stub() {
-	printf '#!/bin/bash\n%s\necho "run %s" >> %s\nsleep %s\n' "$3" "${2##*/}" "$ev" "$4" > "$t/tests/$1/$2.sh"
+	printf '#!/bin/bash\n%s\necho "run %s" >> %s\nsleep %s\necho "end %s" >> %s\n' \
+		"$3" "${2##*/}" "$ev" "$4" "${2##*/}" "$ev" > "$t/tests/$1/$2.sh"
 	chmod +x "$t/tests/$1/$2.sh"
 }
 stub host test_h1 "" 1
@@ -51,7 +52,8 @@ expect_cmp "n2 after mut is built" "$(at "run test_n2")" ">" "$(at "built mut")"
 expect_cmp "n2 before the last test without variants" "$(at "run test_n2")" "<" "$(at "run test_e6")"
 expect_cmp "n3 runs once its build failed" "$(at "run test_n3")" ">" "$(at "built bad failed")"
 grep -q "^--- the background build failed" "$d/out" || fail "no line on the failed build"
-expect_eq "quiet last" "$(tail -n 1 "$ev")" "run test_q1"
+expect_eq "quiet last" "$(grep '^run ' "$ev" | tail -n 1)" "run test_q1"
+expect_cmp "one VM test at a time while fixed builds: e2 after e1" "$(at "run test_e2")" ">" "$(at "end test_e1")"
 for n in unit test_h1 test_e1 test_n1 test_q1; do
 	grep -qE "^--- PASS $n \([0-9]+s, cpu [0-9]+s\)$" "$d/out" || fail "no wall and cpu on $n's line"
 done
