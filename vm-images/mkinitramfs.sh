@@ -28,7 +28,7 @@ mods="virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
 netfs fscache 9pnet 9pnet_virtio 9p virtio_console"
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$out.tmp.$$"' EXIT
 mkdir -p "$tmp/bin" "$tmp/sbin" "$tmp/etc" "$tmp/proc" "$tmp/sys" "$tmp/dev" \
 	"$tmp/lib/modules" "$tmp/host"
 cp /bin/busybox "$tmp/bin/busybox"
@@ -59,6 +59,9 @@ ${CC:-gcc} -static -Os -Wall -Werror -o "$tmp/bin/htab-tasks" "$here/guest/tasks
 cp "$here/guest/init" "$tmp/init"
 chmod 755 "$tmp/init"
 mkdir -p "$(dirname "$out")"
-(cd "$tmp" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp"
-mv "$out.tmp" "$out"
+# A temporary name of this process's own: two runs building the same
+# initramfs at once (run-tests.sh's two VM lanes did) each rename a whole
+# file, and the last rename wins.
+(cd "$tmp" && find . | cpio -o -H newc --quiet) | gzip -1 > "$out.tmp.$$"
+mv "$out.tmp.$$" "$out"
 echo "mkinitramfs: $out ($(wc -c < "$out") bytes, modules: $(tr '\n' ' ' < "$tmp/etc/modules.order"))"
