@@ -133,7 +133,8 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 	char tmp[4096];
 	int fd, err = -1;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+	/* A name of this process's own: two runs may write one cache entry at once. */
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
 		return -1;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)

@@ -18,7 +18,8 @@ int strv_split(struct strv *sv, const char *s, char sep);
 
 /* Whole file into a NUL-terminated malloc'd buffer; NULL + errno on error. */
 char *read_file(const char *path, size_t *len);
-/* Write via PATH.tmp + rename so readers never see half a file. */
+/* Write via PATH.tmp.PID + rename: readers never see half a file, and two
+ * writers of one path each rename a whole file of their own. */
 int write_file_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 /*

@@ -5,6 +5,7 @@
  * boot's phases on the host clock.
  */
 #include <fcntl.h>
+#include <sys/wait.h>
 #include "testlib.h"
 
 #include "run/guest/boot_marks.h"
@@ -84,6 +85,45 @@ static void test_cache(void **state)
 	assert_int_equal(lpj_cache_get(dir, b), -1);
 	write_bytes(path, "IMAGE=x\nLPJ=42\n");
 	assert_int_equal(lpj_cache_get(dir, b), 42);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
+/*
+ * Two runs that calibrate the same image at once (make check's two VM
+ * lanes) both write the same entry: each write succeeds and the entry
+ * ends whole, one writer's or the other's, never a mix.
+ */
+static void test_cache_two_writers(void **state)
+{
+	char dir[] = "/tmp/htab-test-lpj-XXXXXX", path[512], *got;
+	pid_t kid[2];
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (int k = 0; k < 2; k++) {
+		kid[k] = fork();
+		assert_true(kid[k] >= 0);
+		if (kid[k] == 0) {
+			for (int i = 0; i < 300; i++)
+				if (lpj_cache_put(dir, "entry", k ? 2222222 : 1111111,
+						  k ? "/images/bbbbbbbbbbbbbbbbbbbbbbbbbb" : "/a", "cpu"))
+					_exit(1);
+			_exit(0);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(waitpid(kid[k], &st, 0), kid[k]);
+		assert_true(WIFEXITED(st));
+		assert_int_equal(WEXITSTATUS(st), 0);
+	}
+	snprintf(path, sizeof(path), "%s/entry", dir);
+	got = read_file(path, NULL);
+	assert_non_null(got);
+	assert_true(!strcmp(got, "LPJ=1111111\nIMAGE=/a\nCPU_MODEL=cpu\n") ||
+		    !strcmp(got, "LPJ=2222222\nIMAGE=/images/bbbbbbbbbbbbbbbbbbbbbbbbbb\nCPU_MODEL=cpu\n"));
+	free(got);
 	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
 	assert_int_equal(system(path), 0);
 }
@@ -227,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_from_real_console),
 		cmocka_unit_test(test_from_console_forms),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_two_writers),
 		cmocka_unit_test(test_calibrate_argv),
 		cmocka_unit_test(test_cell_cmdline),
 		cmocka_unit_test(test_options),
