@@ -73,6 +73,9 @@ cell_dir() {
 	printf -v "$_cd_name" '%s' "$_cd_run/$_cd_ids"
 }
 
+# cj CELL FILTER: jq -r FILTER of CELL/cell.json
+cj() { jq -r "$2" "$1/cell.json"; }
+
 # workloads: the module's workloads, one a line, from kmod/workloads.h (their one list)
 workloads() { sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\)).*/\1/p' "$ROOT/kmod/workloads.h"; }
 

@@ -12,7 +12,6 @@
 # run-tests: quiet
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir crash_grace)
-cell() { jq -r "$2" "$1/cell.json"; }
 excerpt() { jq -j .crash.excerpt "$1/cell.json"; }	# as it is: it ends with its newline
 
 actions() {	# OUT-NAME: the panic and warn cells side by side
@@ -28,7 +27,7 @@ cell_dir w "$d/actions" test_action=warn
 # still running at 120 s, cause not kept) says nothing about classification:
 # such a run is repeated once, and says so. A guest that did panic is never
 # given a second chance: then the harness missed it, and that fails.
-if [ "$(cell "$p" .verdict)" = TIMEOUT ] && ! grep -q 'sysrq: Trigger a crash' "$p/console.log"; then
+if [ "$(cj "$p" .verdict)" = TIMEOUT ] && ! grep -q 'sysrq: Trigger a crash' "$p/console.log"; then
 	echo "note: the panic guest never reached its test action; its console ends:"
 	tail -n 15 "$p/console.log" | sed 's/^/    /'
 	jq -c .timings "$p/cell.json"
@@ -37,19 +36,19 @@ if [ "$(cell "$p" .verdict)" = TIMEOUT ] && ! grep -q 'sysrq: Trigger a crash' "
 	cell_dir w "$d/actions2" test_action=warn
 fi
 expect_eq "exit of the test-action run" "$rc" 1
-[ "$(cell "$p" .verdict)" = CRASH ] || { echo "panic cell's console ends:"; tail -n 15 "$p/console.log"; }
-expect_eq "panic verdict" "$(cell "$p" '.verdict + " | " + .signature')" \
+[ "$(cj "$p" .verdict)" = CRASH ] || { echo "panic cell's console ends:"; tail -n 15 "$p/console.log"; }
+expect_eq "panic verdict" "$(cj "$p" '.verdict + " | " + .signature')" \
 	"CRASH | kernel panic: sysrq triggered crash"
-expect_eq "panic kind" "$(cell "$p" .crash.kind)" panic
+expect_eq "panic kind" "$(cj "$p" .crash.kind)" panic
 [[ $(excerpt "$p" | head -n 1) == *"] Kernel panic - not syncing: sysrq triggered crash" ]] ||
 	fail "panic excerpt starts: $(excerpt "$p" | head -n 1)"
 excerpt "$p" | grep -q 'sysrq_handle_crash' || fail "panic excerpt lacks its call trace"
-expect_eq "panic: the guest ended itself" "$(cell "$p" .crash.stopped_after_grace)" false
-expect_cmp "panic seen at (host s)" "$(cell "$p" .crash.seen_host_s)" ">" 0
-expect_eq "crash_grace_s recorded" "$(cell "$p" .crash_grace_s)" 10
-expect_eq "warn verdict" "$(cell "$w" '.verdict + " | " + .signature')" "CRASH | WARNING in test_warning"
-expect_eq "warn cell finished its module within the grace" "$(cell "$w" .module_result)" SUCCESS
-expect_eq "warn: the guest ended itself" "$(cell "$w" .crash.stopped_after_grace)" false
+expect_eq "panic: the guest ended itself" "$(cj "$p" .crash.stopped_after_grace)" false
+expect_cmp "panic seen at (host s)" "$(cj "$p" .crash.seen_host_s)" ">" 0
+expect_eq "crash_grace_s recorded" "$(cj "$p" .crash_grace_s)" 10
+expect_eq "warn verdict" "$(cj "$w" '.verdict + " | " + .signature')" "CRASH | WARNING in test_warning"
+expect_eq "warn cell finished its module within the grace" "$(cj "$w" .module_result)" SUCCESS
+expect_eq "warn: the guest ended itself" "$(cj "$w" .crash.stopped_after_grace)" false
 # The test action's WARNING has no trace: the excerpt is that line, the runner's lines are not in it.
 [[ $(excerpt "$w") == *"] WARNING: CPU: 0 PID: 1 at test/htab_torture.c:1 test_warning+0x0/0x10" ]] ||
 	fail "warn excerpt: $(excerpt "$w")"
@@ -61,15 +60,15 @@ rc=$?
 cat "$d/stop.err"
 expect_eq "exit of the Oops-then-silence run" "$rc" 1
 cell_dir s "$d/stop" vcpus=2
-expect_eq "verdict" "$(cell "$s" '.verdict + " | " + .signature')" \
+expect_eq "verdict" "$(cj "$s" '.verdict + " | " + .signature')" \
 	"CRASH | BUG: kernel NULL pointer dereference in __pcpu_freelist_pop"
-expect_eq "stopped by the harness" "$(cell "$s" .crash.stopped_after_grace)" true
-expect_eq "crash_grace_s" "$(cell "$s" .crash_grace_s)" 5
-lat=$(cell "$s" .crash.latency_s)
-echo "Oops seen at $(cell "$s" .crash.seen_host_s) s, verdict at $(cell "$s" .crash.verdict_host_s) s: latency $lat s"
+expect_eq "stopped by the harness" "$(cj "$s" .crash.stopped_after_grace)" true
+expect_eq "crash_grace_s" "$(cj "$s" .crash_grace_s)" 5
+lat=$(cj "$s" .crash.latency_s)
+echo "Oops seen at $(cj "$s" .crash.seen_host_s) s, verdict at $(cj "$s" .crash.verdict_host_s) s: latency $lat s"
 expect_cmp "latency (>= the grace)" "$lat" ">=" 5
 expect_cmp "latency (grace + SIGTERM wait + polls)" "$lat" "<=" 10
-expect_cmp "wall, far below the 300 s host timeout" "$(cell "$s" .timings.wall_s)" "<" 150
+expect_cmp "wall, far below the 300 s host timeout" "$(cj "$s" .timings.wall_s)" "<" 150
 expect_eq "excerpt ends with the end-trace line" "$(excerpt "$s" | tail -n 1 | sed 's/^\[[ 0-9.]*\] //')" \
 	"---[ end trace 0000000000000000 ]---"
 excerpt "$s" | grep -q 'ht_worker+0xa8/0x140 \[htab_torture\]' || fail "excerpt lacks the trace"
@@ -83,12 +82,12 @@ rc=$?
 cat "$d/oops.err"
 expect_eq "exit of the selftest=oops run" "$rc" 1
 cell_dir o "$d/oops" vcpus=4
-[[ $(cell "$o" .signature) == "BUG: kernel NULL pointer dereference"* ]] ||
-	fail "selftest=oops signature: $(cell "$o" .signature)"
-expect_eq "not qualified as emulation" "$(cell "$o" .crash.under_overcommit)" false
+[[ $(cj "$o" .signature) == "BUG: kernel NULL pointer dereference"* ]] ||
+	fail "selftest=oops signature: $(cj "$o" .signature)"
+expect_eq "not qualified as emulation" "$(cj "$o" .crash.under_overcommit)" false
 excerpt "$o" | grep -q 'ht_worker' || fail "selftest=oops excerpt lacks ht_worker"
-lat=$(cell "$o" .crash.latency_s)
-echo "selftest=oops at 4 vCPUs: Oops seen at $(cell "$o" .crash.seen_host_s) s, verdict at $(cell "$o" .crash.verdict_host_s) s: latency $lat s"
+lat=$(cj "$o" .crash.latency_s)
+echo "selftest=oops at 4 vCPUs: Oops seen at $(cj "$o" .crash.seen_host_s) s, verdict at $(cj "$o" .crash.verdict_host_s) s: latency $lat s"
 expect_cmp "verdict after the first Oops line (s)" "$lat" "<=" 20
 sleep 1
 pgrep -f -- "$d/" > /dev/null && fail "a QEMU of this test is still there: $(pgrep -af -- "$d/")"

@@ -8,7 +8,6 @@
 # the kernels build, and its idle guest leaves them the CPUs.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir hang_idle)
-cj() { jq -r "$2" "$1/cell.json"; }
 
 "$HT" run --cpus 2 --test-action hang --bpftrace none --duration 1 --timeout 25 \
 	--out "$d/idle" > "$d/idle.out" 2>&1

@@ -14,7 +14,6 @@
 # run-tests: needs mut-pop-no-unlink
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir hang_located)
-cj() { jq -r "$2" "$1/cell.json"; }
 
 kb=${HTAB_KBUILD:-$ROOT/vm-images/build}
 if [ ! -e "$kb/tree-6.1-mut-pop-no-unlink/System.map" ]; then

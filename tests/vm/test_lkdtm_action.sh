@@ -13,7 +13,6 @@
 #    refused with the valid ones.
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir lkdtm_action)
-cj() { jq -r "$2" "$1/cell.json"; }
 
 "$HT" run --cpus 2 --test-action lkdtm:READ_AFTER_FREE,kmodule:kfence_test --bpftrace none \
 	--duration 1 "${RESTORE[@]}" --out "$d/distro" > "$d/distro.out" 2>&1
