@@ -33,11 +33,13 @@ echo "host: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "cells: ${args[*]} --boot-per-cell --repeat $reps, interleaved bpftrace/aot, vCPUs $cpus"
 for n in $cpus; do
 	echo "=== warm-up, $n vCPUs: compile the programs ($(date -u +%T) UTC)"
-	"$ht" run --cpus "$n" --out "$out/warmup-v$n" "${args[@]}" > "$out/warmup-v$n.out" 2>&1
+	"$ht" run --cpus "$n" --bpftrace-preattach off --out "$out/warmup-v$n" "${args[@]}" > "$out/warmup-v$n.out" 2>&1
 	[ $? -eq 2 ] && { tail -n 5 "$out/warmup-v$n.out" >&2; exit 2; }
 	grep -h 'bpftrace --aot' "$out/warmup-v$n"/*/guest.log | sed 's/^/  /'
 done
-ab_interleave "$out" "$reps" "$cpus" bpftrace "--bpftrace-aot off" aot "--bpftrace-aot on" \
+# Both sides start bpftrace in the cell: a preattached observer is neither.
+ab_interleave "$out" "$reps" "$cpus" bpftrace "--bpftrace-aot off --bpftrace-preattach off" \
+	aot "--bpftrace-aot on --bpftrace-preattach off" \
 	"${args[@]}" || exit 2
 echo
 ab_engines "$out" "$cpus" bpftrace aot "A = bpftrace, B = AOT program"

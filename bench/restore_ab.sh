@@ -30,7 +30,10 @@ mkdir -p "$out" || exit 2
 export HTAB_SNAPSHOT_CACHE=$out/snapshots
 echo "host: $(nproc) CPUs; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "cells: ${args[*]} --boot-per-cell --repeat $reps, interleaved cold/restored, vCPUs $cpus"
-AB_NOTE='^snapshot .*saved' ab_interleave "$out" "$reps" "$cpus" cold "--restore off" restored "--restore on" \
+# The restored side starts bpftrace in the cell as the cold one does: the
+# observers preattached by default have their own A/B (preattach_ab.sh).
+AB_NOTE='^snapshot .*saved' ab_interleave "$out" "$reps" "$cpus" cold "--restore off" \
+	restored "--restore on --bpftrace-preattach off" \
 	"${args[@]}" || exit 2
 echo
 runs=()

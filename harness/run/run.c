@@ -49,7 +49,7 @@ static int observe_of(struct run_ctx *c)
 		char f[PATH_MAX + 16];
 
 		if (strpbrk(p, ", \t\n'\"")) {
-			fprintf(stderr, "error: --bpftrace-preattach on: script path '%s' has a space, quote or ',' (valid: a checkout path without them; the guest's command line carries it)\n",
+			fprintf(stderr, "error: --bpftrace-preattach on: script path '%s' has a space, quote or ',' (valid: a checkout path without them, the guest's command line carries it; or --bpftrace-preattach off)\n",
 				p);
 			return -1;
 		}

@@ -44,13 +44,19 @@ state() { grep -o " 3< [^ ]*" <<< "$1"; }
 [ -n "$(state "$own")" ] || fail "restore dry run opens no state: $own"
 expect_eq "one snapshot for both modes" "$(state "$own")" "$(state "$shared")"
 [ ! -e "$d/rr" ] || fail "--dry-run --restore on wrote $d/rr"
-# --bpftrace-preattach on: the scripts on the saved guest's command line,
-# 384 MB more RAM, and a snapshot of its own (its key names the observers).
+# --bpftrace-preattach on, the default when restored: the scripts on the
+# saved guest's command line, 384 MB more RAM, and a snapshot of its own
+# (its key names the observers); off, or --restore off, none of that.
 pre=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach on --out "$d/rr" --dry-run) ||
 	fail "preattach dry run"
-plain=$("$HT" run --cpus 2 --restore on --boot-per-cell --out "$d/rr" --dry-run) || fail "plain dry run"
+dflt=$("$HT" run --cpus 2 --boot-per-cell --out "$d/rr" --dry-run) || fail "default dry run"
+plain=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --out "$d/rr" --dry-run) ||
+	fail "plain dry run"
+cold=$("$HT" run --cpus 2 --restore off --out "$d/rr" --dry-run) || fail "cold dry run"
 [[ $pre == *"htab.observe=$ROOT/bpftrace/__pcpu_freelist_pop.bt"* ]] || fail "preattach: no htab.observe=: $pre"
-[[ $plain == *"htab.observe="* ]] && fail "htab.observe= without --bpftrace-preattach: $plain"
+expect_eq "preattached by default when restored" "$dflt" "$pre"
+[[ $plain == *"htab.observe="* ]] && fail "htab.observe= with --bpftrace-preattach off: $plain"
+[[ $cold == *"htab.observe="* ]] && fail "htab.observe= with --restore off: $cold"
 mem() { grep -o -- "-m [0-9]*" <<< "$1" | cut -d' ' -f2; }
 expect_eq "preattach RAM" "$(mem "$pre")" $(( $(mem "$plain") + 384 ))
 [ "$(state "$pre")" != "$(state "$plain")" ] ||

@@ -92,6 +92,37 @@ static void test_defaults(void **s)
 	run_opts_free(&o);
 }
 
+/* Observers preattached and guests restored unless told otherwise; never on the host. */
+static void test_restore_preattach(void **s)
+{
+	static const struct {
+		char *a, *b, *c, *d;
+		bool restore, preattach;
+	} cases[] = {
+		{ NULL, NULL, NULL, NULL, true, true },
+		{ "--restore", "off", NULL, NULL, false, false },
+		{ "--bpftrace-preattach", "off", NULL, NULL, true, false },
+		{ "--restore", "on", "--bpftrace-preattach", "off", true, false },
+		{ "--target", "host", NULL, NULL, false, false },
+	};
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *a[] = { "run", BASE, cases[i].a, cases[i].b, cases[i].c, cases[i].d, NULL };
+		struct run_opts o;
+		int n = 0;
+
+		while (a[n])
+			n++;
+		assert_int_equal(parse(a, n, &o), 0);
+		assert_int_equal(o.restore, cases[i].restore);
+		assert_int_equal(o.bt_preattach, cases[i].preattach);
+		run_opts_free(&o);
+	}
+	/* Asked for with cold boots: an error, not a silent off. */
+	EXPECT_RC(2, BASE, "--restore", "off", "--bpftrace-preattach", "on");
+}
+
 /* Without --cpus/--workload/--duration: the default matrix of `make run`. */
 static void test_default_matrix(void **s)
 {
@@ -329,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_good),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_bad_cpus),
+		cmocka_unit_test(test_restore_preattach),
 		cmocka_unit_test(test_default_matrix),
 		cmocka_unit_test(test_cpu_ranges),
 		cmocka_unit_test(test_bad_values),

@@ -11,10 +11,13 @@
 . "$(dirname "$0")/../lib.sh"
 d=$(fresh_dir bpftrace_aot)
 export HTAB_BPFTRACE_AOT_CACHE=$d/cache
-run() {	# NAME [RUN OPTIONS...]: two churn cells at 2 vCPUs, one boot each
+# NAME [RUN OPTIONS...]: two churn cells at 2 vCPUs, one boot each, each
+# starting its own bpftrace (a preattached observer is not compiled)
+run() {
 	local name=$1
 	shift
 	"$HT" run --cpus 2 --workload churn --duration 1 --repeat 2 --boot-per-cell \
+		--bpftrace-preattach off \
 		--bpftrace __pcpu_freelist_push,__pcpu_freelist_pop --out "$d/$name" "$@" \
 		> "$d/$name.out" 2>&1 || fail "$name: harness exit $? ($(tail -3 "$d/$name.out"))"
 	expect_eq "$name verdicts" "$(jq -r '[.cells[].verdict] | unique | join(" ")' "$d/$name/summary.json")" PASS

@@ -54,7 +54,8 @@ struct run_opts {
 	enum lpj_mode lpj_mode;		/* --lpj */
 	long lpj_value;			/* with LPJ_VALUE */
 	bool bt_aot_off;		/* --bpftrace-aot off: no ahead-of-time bpftrace programs */
-	bool bt_preattach;		/* --bpftrace-preattach on: observers live in the snapshot */
+	bool bt_preattach;		/* observers live in the snapshot: on by default with --restore on */
+	bool bt_preattach_given;	/* --bpftrace-preattach on|off was given */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */
