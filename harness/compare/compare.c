@@ -436,19 +436,23 @@ static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
 }
 
 /* The distinct values of what() over a side's cells, comma-joined into out. */
+/* Appends v to the ','-joined list out unless it is there. */
+static void add_distinct(char *out, size_t n, const char *v)
+{
+	size_t l = strlen(v);
+	const char *p = strstr(out, v);
+
+	if (p && (p == out || p[-1] == ',') && (p[l] == 0 || p[l] == ','))
+		return;
+	snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", v);
+}
+
 static void side_distinct(char *out, size_t n, const struct side *s,
 			  const char *(*what)(const struct rep_cell *))
 {
 	for (size_t i = 0; i < s->n; i++)
-		for (size_t j = 0; j < s->b[i].n; j++) {
-			const char *v = what(s->b[i].cells[j]);
-			size_t l = strlen(v);
-			const char *p = strstr(out, v);
-
-			if (p && (p == out || p[-1] == ',') && (p[l] == 0 || p[l] == ','))
-				continue;
-			snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", v);
-		}
+		for (size_t j = 0; j < s->b[i].n; j++)
+			add_distinct(out, n, what(s->b[i].cells[j]));
 }
 
 static const char *cell_accel(const struct rep_cell *c)
@@ -469,6 +473,30 @@ static const char *cell_boot_mode(const struct rep_cell *c)
 	if (!m || !strcmp(m, "own"))
 		return restored ? "own+restored" : "own";
 	return restored ? "shared+restored" : "shared";
+}
+
+/*
+ * What ran each cell's bpftrace scripts (cell.json bpftrace.NAME.engine):
+ * a preattached observer went live before its guest was saved, the others
+ * in the cell, after a start-up in that guest.
+ */
+static void side_observers(char *out, size_t n, const struct side *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i].n; j++) {
+			json_t *bt = json_object_get(s->b[i].cells[j]->cell_json, "bpftrace"), *sc;
+			const char *name;
+
+			if (!json_object_size(bt)) {
+				add_distinct(out, n, "none");
+				continue;
+			}
+			json_object_foreach(bt, name, sc) {
+				const char *e = json_string_value(json_object_get(sc, "engine"));
+
+				add_distinct(out, n, e ? e : "-");
+			}
+		}
 }
 
 static size_t side_excluded(const struct side *s)
@@ -514,6 +542,8 @@ static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
 	res->tcg = strstr(res->accel_a, "tcg") || strstr(res->accel_b, "tcg");
 	side_distinct(res->boot_a, sizeof(res->boot_a), sa, cell_boot_mode);
 	side_distinct(res->boot_b, sizeof(res->boot_b), sb, cell_boot_mode);
+	side_observers(res->observers_a, sizeof(res->observers_a), sa);
+	side_observers(res->observers_b, sizeof(res->observers_b), sb);
 	res->excluded_a += side_excluded(sa);
 	res->excluded_b += side_excluded(sb);
 	return err;

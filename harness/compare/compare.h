@@ -104,6 +104,8 @@ struct cmp_result {
 	char accel_a[64], accel_b[64];	/* distinct accels of the compared cells, "tcg,kvm" */
 	/* distinct cell.json boot.mode ("+restored": restore): "own", "shared", "own,shared+restored" */
 	char boot_a[64], boot_b[64];
+	/* distinct cell.json bpftrace.*.engine: "bpftrace", "aot", "preattached"; "none": no script */
+	char observers_a[64], observers_b[64];
 	bool tcg;
 	struct cmp_group *g;
 	size_t ng;

@@ -186,6 +186,11 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 		*res->boot_b ? res->boot_b : "-", strcmp(res->boot_a, res->boot_b)
 		? "  (different: a cell of a shared boot ran after others in its guest, a restored "
 		  "one started from a saved guest; compare runs of one kind, or see bench/RESULTS.md)" : "");
+	fprintf(f, "observers: A %s, B %s%s\n", *res->observers_a ? res->observers_a : "-",
+		*res->observers_b ? res->observers_b : "-", strcmp(res->observers_a, res->observers_b)
+		? "  (different: a preattached observer went live before its guest was saved, "
+		  "bpftrace or aot in the cell; under TCG that moved figures at 16 vCPUs: compare runs "
+		  "of one kind, or see bench/RESULTS.md)" : "");
 	fprintf(f, "samples: PASS repeats; * = Welch's t-test p < %g; CI: %.0f%% percentile "
 		"bootstrap of mean(B)/mean(A), %u resamples, seed %#llx\n", res->alpha,
 		(1 - res->alpha) * 100, res->resamples, (unsigned long long)res->seed);
@@ -319,13 +324,14 @@ json_t *cmp_to_json(const struct cmp_result *res)
 			"verdicts", verdicts_json(g)));
 	}
 	snprintf(seed, sizeof(seed), "%#llx", (unsigned long long)res->seed);
-	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:s}, s:b, s:f, s:f,"
+	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:s, s:s}, s:b, s:f, s:f,"
 			 " s:{s:s, s:I, s:s}, s:i, s:{s:s, s:s, s:s, s:s, s:f, s:i, s:s}, s:o,"
 			 " s:{s:o, s:o}, s:{s:I, s:I}}",
 		"mode", res->mode,
 		"a", "dir", res->dir_a, "label", res->label_a, "accel", res->accel_a, "boot", res->boot_a,
+		"observers", res->observers_a,
 		"b", "dir", res->dir_b, "label", !strcmp(res->mode, "runs") ? res->label_b : NULL,
-		"accel", res->accel_b, "boot", res->boot_b,
+		"accel", res->accel_b, "boot", res->boot_b, "observers", res->observers_b,
 		"tcg", res->tcg, "alpha", res->alpha, "ci_level", 1 - res->alpha,
 		"bootstrap", "method", "percentile, ratio of means",
 		"resamples", (json_int_t)res->resamples,

@@ -29,6 +29,25 @@ expect_eq "json too few repeats" "$(jq -r '.groups[] | select(.kernel_b == "lock
 expect_eq "two runs: groups" "$(jq '.groups | length' "$d/ab.json")" 2
 expect_eq "two runs: unmatched in B" "$(jq '.unmatched.b | length' "$d/ab.json")" 2
 
+# What ran the observers: said per side, and flagged when the sides differ
+# (a preattached observer against one started in the cell).
+for s in a b; do cp -r "$ROOT/tests/fixtures/compare/run_$s" "$d/obs_$s"; done
+expect_eq "no scripts: observers none" "$(jq -r '.a.observers + " " + .b.observers' "$d/ab.json")" "none none"
+engine() {	# RUN ENGINE: every cell's pop script ran by ENGINE
+	local c
+	for c in "$1"/*/cell.json; do
+		jq --arg e "$2" '.bpftrace = {__pcpu_freelist_pop: {engine: $e}}' "$c" > "$c.new" && mv "$c.new" "$c"
+	done
+}
+engine "$d/obs_a" bpftrace
+engine "$d/obs_b" preattached
+out=$("$HT" compare "$d/obs_a" "$d/obs_b" --json "$d/obs.json") || fail "observers compare exited $?"
+[[ $out == *"observers: A bpftrace, B preattached  (different: a preattached observer"* ]] ||
+	fail "no observers line saying they differ: $(grep observers <<< "$out")"
+expect_eq "json observers" "$(jq -r '.a.observers + " " + .b.observers' "$d/obs.json")" "bpftrace preattached"
+out=$("$HT" compare "$d/obs_a" "$d/obs_a") || fail "same-observers compare exited $?"
+expect_eq "same observers: no note" "$(grep '^observers:' <<< "$out")" "observers: A bpftrace, B bpftrace"
+
 # Verdicts: make_fixtures.py states each group's counts and p by hand.
 cp -r "$ROOT/tests/fixtures/compare/verdicts_run" "$d/"
 vrun=$d/verdicts_run
