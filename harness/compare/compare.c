@@ -435,7 +435,6 @@ static int key_text(struct strv *sv, const struct bucket *x, bool with_kernel)
 	return err;
 }
 
-/* The distinct values of what() over a side's cells, comma-joined into out. */
 /* Appends v to the ','-joined list out unless it is there. */
 static void add_distinct(char *out, size_t n, const char *v)
 {
@@ -447,17 +446,21 @@ static void add_distinct(char *out, size_t n, const char *v)
 	snprintf(out + strlen(out), n - strlen(out), "%s%s", *out ? "," : "", v);
 }
 
+/*
+ * The distinct values over a side's cells, comma-joined into out: add()
+ * puts a cell's value or values there (add_distinct).
+ */
 static void side_distinct(char *out, size_t n, const struct side *s,
-			  const char *(*what)(const struct rep_cell *))
+			  void (*add)(char *out, size_t n, const struct rep_cell *c))
 {
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t j = 0; j < s->b[i].n; j++)
-			add_distinct(out, n, what(s->b[i].cells[j]));
+			add(out, n, s->b[i].cells[j]);
 }
 
-static const char *cell_accel(const struct rep_cell *c)
+static void cell_accel(char *out, size_t n, const struct rep_cell *c)
 {
-	return c->accel;
+	add_distinct(out, n, c->accel);
 }
 
 /*
@@ -465,38 +468,36 @@ static const char *cell_accel(const struct rep_cell *c)
  * (restore not null); a run from before shared boots booted every cell on
  * its own.
  */
-static const char *cell_boot_mode(const struct rep_cell *c)
+static void cell_boot_mode(char *out, size_t n, const struct rep_cell *c)
 {
 	const char *m = json_string_value(json_object_get(json_object_get(c->cell_json, "boot"), "mode"));
 	bool restored = json_is_object(json_object_get(c->cell_json, "restore"));
 
 	if (!m || !strcmp(m, "own"))
-		return restored ? "own+restored" : "own";
-	return restored ? "shared+restored" : "shared";
+		add_distinct(out, n, restored ? "own+restored" : "own");
+	else
+		add_distinct(out, n, restored ? "shared+restored" : "shared");
 }
 
 /*
- * What ran each cell's bpftrace scripts (cell.json bpftrace.NAME.engine):
- * a preattached observer went live before its guest was saved, the others
- * in the cell, after a start-up in that guest.
+ * What ran the cell's bpftrace scripts (cell.json bpftrace.NAME.engine), one
+ * value per script: a preattached observer went live before its guest was
+ * saved, the others in the cell, after a start-up in that guest.
  */
-static void side_observers(char *out, size_t n, const struct side *s)
+static void cell_observers(char *out, size_t n, const struct rep_cell *c)
 {
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t j = 0; j < s->b[i].n; j++) {
-			json_t *bt = json_object_get(s->b[i].cells[j]->cell_json, "bpftrace"), *sc;
-			const char *name;
+	json_t *bt = json_object_get(c->cell_json, "bpftrace"), *sc;
+	const char *name;
 
-			if (!json_object_size(bt)) {
-				add_distinct(out, n, "none");
-				continue;
-			}
-			json_object_foreach(bt, name, sc) {
-				const char *e = json_string_value(json_object_get(sc, "engine"));
+	if (!json_object_size(bt)) {
+		add_distinct(out, n, "none");
+		return;
+	}
+	json_object_foreach(bt, name, sc) {
+		const char *e = json_string_value(json_object_get(sc, "engine"));
 
-				add_distinct(out, n, e ? e : "-");
-			}
-		}
+		add_distinct(out, n, e ? e : "-");
+	}
 }
 
 static size_t side_excluded(const struct side *s)
@@ -542,8 +543,8 @@ static int pair_sides(struct cmp_result *res, struct side *sa, struct side *sb,
 	res->tcg = strstr(res->accel_a, "tcg") || strstr(res->accel_b, "tcg");
 	side_distinct(res->boot_a, sizeof(res->boot_a), sa, cell_boot_mode);
 	side_distinct(res->boot_b, sizeof(res->boot_b), sb, cell_boot_mode);
-	side_observers(res->observers_a, sizeof(res->observers_a), sa);
-	side_observers(res->observers_b, sizeof(res->observers_b), sb);
+	side_distinct(res->observers_a, sizeof(res->observers_a), sa, cell_observers);
+	side_distinct(res->observers_b, sizeof(res->observers_b), sb, cell_observers);
 	res->excluded_a += side_excluded(sa);
 	res->excluded_b += side_excluded(sb);
 	return err;

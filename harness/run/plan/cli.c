@@ -198,7 +198,7 @@ static const struct opt_spec run_opts_table[] = {
 	  "on (default with --restore on): the scripts go live in the guest\n"
 	  "before it is saved, so a restored cell starts with its probes\n"
 	  "attached; each snapshot then holds bpftrace (384 MB more guest RAM,\n"
-	  "a save ~5-12 s longer); off: each cell starts its own" },
+	  "a save 5-12 s longer); off: each cell starts its own" },
 	{ "modparam", OPT_MODPARAM, "KEY=VAL", GUEST_GROUP,
 	  "repeatable, passed to the module: a parameter below (value_size=, …),\n"
 	  "an integer in its bounds; guest RAM grows with the map, one the\n"
