@@ -7,32 +7,42 @@
 # Lines of a shard's stderr matching $AB_NOTE (an ERE) are echoed.
 # Needs $ht (the htab-torture binary). Exit status 2 on a usage or setup error.
 ab_interleave() {
-	local out=$1 reps=$2 cpus=$3 name_a=$4 opts_a=$5 name_b=$6 opts_b=$7
-	shift 7
-	local n k mode opts r t0 rc shards
+	ab_interleave_sides "$1" "$2" "$3" 2 "${@:4}"
+}
+
+# ab_interleave_sides OUT REPS "CPUS" SIDES NAME_1 "OPTS_1" ... NAME_SIDES
+# "OPTS_SIDES" [RUN_ARGS...]: ab_interleave with SIDES sides, each repeat k
+# run on every side in turn.
+ab_interleave_sides() {
+	local out=$1 reps=$2 cpus=$3 nsides=$4
+	shift 4
+	local names=() optv=() n k i r t0 rc shards
 	case $reps in '' | *[!0-9]* | 0 | 1) echo "ab: $reps repeats: an integer >= 2" >&2; return 2 ;; esac
+	for i in $(seq 1 "$nsides"); do
+		names+=("$1")
+		optv+=("$2")
+		shift 2
+	done
 	for n in $cpus; do
 		for k in $(seq 1 "$reps"); do
-			for mode in "$name_a" "$name_b"; do
-				r=$out/$mode-v$n-s$k
-				opts=$opts_a
-				[ "$mode" = "$name_b" ] && opts=$opts_b
-				echo "=== $mode, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
+			for i in "${!names[@]}"; do
+				r=$out/${names[i]}-v$n-s$k
+				echo "=== ${names[i]}, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
 				t0=$(date +%s.%N)
 				# shellcheck disable=SC2086 # OPTS_*: words of options
 				"$ht" run --cpus "$n" --boot-per-cell --repeat "$reps" --shard "$k/$reps" \
-					--out "$r" "$@" $opts > "$r.out" 2> "$r.err"
+					--out "$r" "$@" ${optv[i]} > "$r.out" 2> "$r.err"
 				rc=$?
 				[ $rc -eq 2 ] && { tail -n 5 "$r.err" >&2; return 2; }
 				awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "wall %.1f s\n", b - a }'
 				[ -z "${AB_NOTE:-}" ] || grep -E "$AB_NOTE" "$r.err" || true
 			done
 		done
-		for mode in "$name_a" "$name_b"; do
+		for i in "${!names[@]}"; do
 			shards=()
-			for k in $(seq 1 "$reps"); do shards+=("$out/$mode-v$n-s$k"); done
-			rm -rf "${out:?}/$mode-v$n"
-			"$ht" merge "$out/$mode-v$n" "${shards[@]}" > /dev/null || return 2
+			for k in $(seq 1 "$reps"); do shards+=("$out/${names[i]}-v$n-s$k"); done
+			rm -rf "${out:?}/${names[i]}-v$n"
+			"$ht" merge "$out/${names[i]}-v$n" "${shards[@]}" > /dev/null || return 2
 		done
 	done
 }
