@@ -713,7 +713,11 @@ void run_opts_init(struct run_opts *o)
 	o->accel = ACCEL_AUTO;
 	o->repeat = 1;
 	o->crash_grace_s = DEFAULT_CRASH_GRACE_S;
-	o->pvh_off = true;	/* its A/B moved the pop p99 at 96 vCPUs (bench/RESULTS.md) */
+	/*
+	 * Its A/Bs moved module metrics at 96 vCPUs, and 2 of 11 PVH boots
+	 * stalled at asm_exc_int3 (bench/pvh_ab.sh; bench/RESULTS.md).
+	 */
+	o->pvh_off = true;
 	o->kernel_image = getenv("HTAB_KERNEL_IMAGE");
 	o->kernel_release = getenv("HTAB_KERNEL_RELEASE");
 	/* The pop histogram is the headline figure; --bpftrace none turns it off. */
