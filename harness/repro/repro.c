@@ -369,8 +369,8 @@ static int run_args(struct repro *r)
 					  (long long)json_integer_value(json_object_get(lpj, "value")));
 		else if (!strcmp(jstr(lpj, "source"), "off"))
 			err |= strv_push(a, "--lpj=off");
-		if (!strcmp(jstr(c, "boot_path"), "pvh"))
-			err |= strv_push(a, "--pvh=auto");
+		/* The path it booted by (a cell.json from before PVH: the bzImage). */
+		err |= strv_push(a, !strcmp(jstr(c, "boot_path"), "pvh") ? "--pvh=auto" : "--pvh=off");
 		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"
 										  : "--restore=off");
 		mp = json_object_get(c, "boot_opts");
