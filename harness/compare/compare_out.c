@@ -185,7 +185,8 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 	fprintf(f, "boots: A %s, B %s%s\n", *res->boot_a ? res->boot_a : "-",
 		*res->boot_b ? res->boot_b : "-", strcmp(res->boot_a, res->boot_b)
 		? "  (different: a cell of a shared boot ran after others in its guest, a restored "
-		  "one started from a saved guest; compare runs of one kind, or see bench/RESULTS.md)" : "");
+		  "one started from a saved guest, a pvh one booted its vmlinux through PVH; compare "
+		  "runs of one kind, or see bench/RESULTS.md)" : "");
 	fprintf(f, "observers: A %s, B %s%s\n", *res->observers_a ? res->observers_a : "-",
 		*res->observers_b ? res->observers_b : "-", strcmp(res->observers_a, res->observers_b)
 		? "  (different: a preattached observer went live before its guest was saved, "

@@ -48,6 +48,15 @@ expect_eq "json observers" "$(jq -r '.a.observers + " " + .b.observers' "$d/obs.
 out=$("$HT" compare "$d/obs_a" "$d/obs_a") || fail "same-observers compare exited $?"
 expect_eq "same observers: no note" "$(grep '^observers:' <<< "$out")" "observers: A bpftrace, B bpftrace"
 
+# The boot path: a side whose guests booted through PVH says so, with the note.
+for c in "$d/obs_b"/*/cell.json; do
+	jq '.boot_path = "pvh"' "$c" > "$c.new" && mv "$c.new" "$c"
+done
+out=$("$HT" compare "$d/obs_a" "$d/obs_b" --json "$d/pvh.json") || fail "pvh compare exited $?"
+[[ $out == *"boots: A own, B own+pvh  (different: "*"a pvh one booted its vmlinux through PVH"* ]] ||
+	fail "no boots line saying B booted through PVH: $(grep '^boots:' <<< "$out")"
+expect_eq "json boot" "$(jq -r '.a.boot + " " + .b.boot' "$d/pvh.json")" "own own+pvh"
+
 # Verdicts: make_fixtures.py states each group's counts and p by hand.
 cp -r "$ROOT/tests/fixtures/compare/verdicts_run" "$d/"
 vrun=$d/verdicts_run
