@@ -369,6 +369,10 @@ static int run_args(struct repro *r)
 					  (long long)json_integer_value(json_object_get(lpj, "value")));
 		else if (!strcmp(jstr(lpj, "source"), "off"))
 			err |= strv_push(a, "--lpj=off");
+		/* --guest-mem MB when it gave the guest's RAM (absent or "auto": the formula). */
+		if (json_is_integer(json_object_get(c, "guest_mem")))
+			err |= strv_pushf(a, "--guest-mem=%lld",
+					  (long long)json_integer_value(json_object_get(c, "guest_mem")));
 		/* The path it booted by (a cell.json from before PVH: the bzImage). */
 		err |= strv_push(a, !strcmp(jstr(c, "boot_path"), "pvh") ? "--pvh=auto" : "--pvh=off");
 		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"

@@ -165,7 +165,7 @@ static int check_guest_mem(const struct run_opts *o, const struct plan *p)
 	for (size_t i = 0; i < p->n && !rc; i++)
 		if (shard_selects(p->cells[i].index, o->shard_i, o->shard_n) &&
 		    (map_shape_of_cell(o, p->cells[i].ax, &m),
-		     guest_mem_check(&m, p->cells[i].vcpus, limit, err, sizeof(err)))) {
+		     guest_mem_check(&m, o->guest_mem_mb, p->cells[i].vcpus, limit, err, sizeof(err)))) {
 			fprintf(stderr, "error: cell %s: %s\n", p->cells[i].id, err);
 			rc = -1;
 		}

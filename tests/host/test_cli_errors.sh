@@ -30,6 +30,10 @@ check "--bpftrace-preattach on: observers go live in a guest before it is saved 
 check "--restore on: there is no guest to save with --target host" run --cpus 2 --restore on \
 	--target host --out "$d"
 check "--sanitizers 'yes': must be on or off" run --cpus 2 --sanitizers yes --out "$d"
+check "--guest-mem '128': must be auto or MB, an integer 256..1048576" run --cpus 2 --guest-mem 128 --out "$d"
+check "--guest-mem '2G': must be auto or MB" run --cpus 2 --guest-mem 2G --out "$d"
+check "--guest-mem 1024: there is no guest with --target host" run --cpus 2 --guest-mem 1024 \
+	--target host --out "$d"
 check "one build flavour at a time" run --cpus 2 --debug-info on --sanitizers on --out "$d"
 check "lkdtm:NAME" run --cpus 2 --test-action lkdtm:read_after_free --out "$d"
 check "'lkdtm:'" run --cpus 2 --test-action lkdtm: --out "$d"

@@ -64,6 +64,15 @@ expect_eq "preattach RAM" "$(mem "$pre")" $(( $(mem "$plain") + 384 ))
 none=$("$HT" run --cpus 2 --restore on --bpftrace none --bpftrace-preattach on --out "$d/rr" --dry-run) ||
 	fail "preattach dry run without scripts"
 [[ $none == *"htab.observe="* ]] && fail "htab.observe= with --bpftrace none: $none"
+# --guest-mem MB: the base instead of 512 + 32 MB a vCPU (the map's share on
+# top) and a snapshot of its own; auto is the formula.
+gm=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --guest-mem 1000 \
+	--out "$d/rr" --dry-run) || fail "--guest-mem dry run"
+expect_eq "--guest-mem 1000 RAM" "$(mem "$gm")" $(( $(mem "$plain") - 576 + 1000 ))
+[ "$(state "$gm")" != "$(state "$plain")" ] || fail "--guest-mem 1000 restores the snapshot of the formula's RAM"
+auto=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --guest-mem auto \
+	--out "$d/rr" --dry-run) || fail "--guest-mem auto dry run"
+expect_eq "--guest-mem auto is the default" "$auto" "$plain"
 jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
 one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
 

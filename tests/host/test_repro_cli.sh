@@ -85,6 +85,12 @@ expect_eq "ARGV" "$(var ARGV "$s")" "$(cat "$d/run/boots/$boot/qemu.argv")"
 expect_eq "INITRAMFS" "$(var INITRAMFS "$s")" "$d/initramfs.cpio.gz"
 expect_eq "RUN_ARGS" "$(var RUN_ARGS "$s" | tr '\n' ' ')" \
 	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --module=$d/htab_torture.ko --noise=none --duration=2 --modparam=selftest=oops --bpftrace=none --accel=tcg --crash-grace=10 --lpj=off --pvh=off --restore=off "
+# A cell whose guest RAM --guest-mem gave: its repro gives it too.
+jq '.guest_mem = 1536' "$c/cell.json" > "$d/gm.json" && cp "$c/cell.json" "$d/cell.auto.json" && mv "$d/gm.json" "$c/cell.json"
+"$HT" repro "$c" -o "$d/gm.sh" > /dev/null || fail "repro of the --guest-mem cell: exit $?"
+[[ $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ') == *"--lpj=off --guest-mem=1536 --pvh=off"* ]] ||
+	fail "repro of a --guest-mem 1536 cell: $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ')"
+mv "$d/cell.auto.json" "$c/cell.json"
 
 # The script: its own usage errors, then a file it names that is gone. Exit 2, nothing run.
 script_error() {	# WANT ARGS...: the script exits 2 saying WANT

@@ -178,8 +178,13 @@ static void test_memory_follows_map(void **state)
 	assert_int_equal(qemu_argv_build(&c, &a), 0);
 	assert_string_equal(after(&a, "-m", 0), "840");	/* 512 + 32 * 4 + 200 */
 	strv_free(&a);
-	assert_int_equal(guest_mem_mb(2, 0), 576);
-	assert_int_equal(guest_mem_mb(2, 1), 577);	/* rounded up */
+	assert_int_equal(guest_mem_mb(0, 2, 0), 576);
+	assert_int_equal(guest_mem_mb(0, 2, 1), 577);	/* rounded up */
+	assert_int_equal(guest_mem_mb(1536, 96, 1), 1537);	/* --guest-mem: the base given */
+	c.mem_base_mb = 1000;
+	assert_int_equal(qemu_argv_build(&c, &a), 0);
+	assert_string_equal(after(&a, "-m", 0), "1200");	/* 1000 + 200 */
+	strv_free(&a);
 }
 
 static void test_9p_and_ports(void **state)

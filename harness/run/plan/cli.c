@@ -71,7 +71,7 @@ enum {
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO, OPT_SANITIZERS,
-	OPT_BPFTRACE_AOT, OPT_BPFTRACE_PREATTACH,
+	OPT_BPFTRACE_AOT, OPT_BPFTRACE_PREATTACH, OPT_GUEST_MEM,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -174,6 +174,10 @@ static const struct opt_spec run_opts_table[] = {
 	  "auto: under TCG boot the bzImage's uncompressed vmlinux through\n"
 	  "PVH where the kernel has the entry (vm-images/pvh-vmlinux.sh, cached\n"
 	  "in vm-images/out/pvh/); off (default): the bzImage" },
+	{ "guest-mem", OPT_GUEST_MEM, "auto|MB", GUEST_GROUP,
+	  "the guest's RAM before the map's share (2 x its footprint) and the\n"
+	  "observers' copy: auto (default) 512 + 32 MB a vCPU, or MB (256..1048576;\n"
+	  "a smaller guest restores faster, bench/RESULTS.md)" },
 	{ "restore", OPT_RESTORE, "on|off", GUEST_GROUP,
 	  "on: boot each (kernel, vCPUs, guest RAM) once, save the guest once\n"
 	  "its CPUs are online and its modules loaded (before any 9p mount),\n"
@@ -687,6 +691,27 @@ static int parse_lpj(struct run_opts *o, const char *s)
 	return 0;
 }
 
+static int parse_guest_mem(struct run_opts *o, const char *s)
+{
+	char *end;
+	long v;
+
+	if (!strcmp(s, "auto")) {
+		o->guest_mem_mb = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || !isdigit((unsigned char)s[0]) || v < MIN_GUEST_MEM_MB ||
+	    v > MAX_GUEST_MEM_MB) {
+		fprintf(stderr, "error: --guest-mem '%s': must be auto or MB, an integer %d..%d\n", s,
+			MIN_GUEST_MEM_MB, MAX_GUEST_MEM_MB);
+		return -1;
+	}
+	o->guest_mem_mb = (int)v;
+	return 0;
+}
+
 /* One word of the kernel command line; htab.* and lpj= are the harness's own. */
 static int parse_boot_opt(struct run_opts *o, const char *s)
 {
@@ -822,6 +847,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_boot_opt(o, arg);
 	case OPT_PVH:
 		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
+	case OPT_GUEST_MEM:
+		return parse_guest_mem(o, arg);
 	case OPT_BPFTRACE_AOT:
 		return parse_either("--bpftrace-aot", arg, "on", "off", "off", &o->bt_aot_off);
 	case OPT_BPFTRACE_PREATTACH:
@@ -1155,6 +1182,11 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 		o->bt_preattach = o->restore;
 	if (o->bt_preattach && !o->restore) {
 		fprintf(stderr, "error: --bpftrace-preattach on: observers go live in a guest before it is saved (valid: with --restore on, the default in guests)\n");
+		return 2;
+	}
+	if (o->guest_mem_mb && o->target_host) {
+		fprintf(stderr, "error: --guest-mem %d: there is no guest with --target host (valid: auto)\n",
+			o->guest_mem_mb);
 		return 2;
 	}
 	if (o->cells_per_boot && (o->boot_per_cell || o->target_host)) {

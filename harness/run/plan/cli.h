@@ -10,6 +10,9 @@
 #define MAX_VCPUS 256
 /* --duration: whole seconds the module's duration_ms takes (kmod/params.h) */
 #define MIN_DURATION_S ((HT_PARAM_MIN(duration_ms) + 999) / 1000)
+/* --guest-mem MB: a distro kernel with its modules boots in 256; QEMU's -m takes up to 1 TiB here. */
+#define MIN_GUEST_MEM_MB 256
+#define MAX_GUEST_MEM_MB 1048576
 #define MAX_DURATION_S (HT_PARAM_MAX(duration_ms) / 1000)
 #define DEFAULT_CRASH_GRACE_S 10
 #define MAX_CRASH_GRACE_S 600
@@ -57,6 +60,7 @@ struct run_opts {
 	bool bt_preattach;		/* observers live in the snapshot: on by default with --restore on */
 	bool bt_preattach_given;	/* --bpftrace-preattach on|off was given */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
+	int guest_mem_mb;		/* --guest-mem: RAM before the map's share; 0 (auto): 512 + 32 a vCPU */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */
 	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */

@@ -83,11 +83,11 @@ long host_guest_limit_mb(const char *meminfo)
 	return p ? strtol(p + 9, NULL, 10) / 1024 / 2 : -1;
 }
 
-int guest_mem_check(const struct map_shape *m, int vcpus, long limit_mb, char *err,
+int guest_mem_check(const struct map_shape *m, int base_mb, int vcpus, long limit_mb, char *err,
 		    size_t errlen)
 {
 	long long fp = map_footprint_bytes(m, vcpus);
-	long long mb = qemu_mem_mb(vcpus) + (long long)map_mem_mb(fp);
+	long long mb = guest_mem_mb(base_mb, vcpus, fp);
 
 	if (limit_mb < 0 || mb <= limit_mb)
 		return 0;

@@ -14,9 +14,9 @@ int qemu_mem_mb(int vcpus)
 	return 512 + 32 * vcpus;
 }
 
-int guest_mem_mb(int vcpus, long long map_bytes)
+int guest_mem_mb(int base_mb, int vcpus, long long map_bytes)
 {
-	return qemu_mem_mb(vcpus) + map_mem_mb(map_bytes);
+	return (base_mb > 0 ? base_mb : qemu_mem_mb(vcpus)) + map_mem_mb(map_bytes);
 }
 
 static int scaled(int dflt, int factor, int max)
@@ -68,7 +68,7 @@ static bool observes(const struct qemu_cfg *c)
 
 int qemu_cfg_mem_mb(const struct qemu_cfg *c)
 {
-	return guest_mem_mb(c->vcpus, c->map_bytes) + (observes(c) ? OBSERVE_MEM_MB : 0);
+	return guest_mem_mb(c->mem_base_mb, c->vcpus, c->map_bytes) + (observes(c) ? OBSERVE_MEM_MB : 0);
 }
 
 static int add_cpus_memory(struct strv *a, const struct qemu_cfg *c)

@@ -18,6 +18,7 @@ struct qemu_cfg {
 	const char *group;		/* a shared boot's name (htab.group=, run/guest/boot.h); NULL: none */
 	int host_cpus;			/* for the overcommit factor; 0: unknown, taken as vcpus */
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
+	int mem_base_mb;		/* --guest-mem: guest RAM before the map's share; 0: qemu_mem_mb */
 	long lpj;			/* lpj= on the command line (run/plan/lpj.h); 0: none */
 	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
 	/*
@@ -71,8 +72,11 @@ void guest_detectors(enum accel_mode accel, int vcpus, int host_cpus, struct gue
 
 /* Guest RAM base: 512 MB + 32 MB per vCPU (per-CPU areas, bpftrace's LLVM). */
 int qemu_mem_mb(int vcpus);
-/* The base plus the map's share (guest_mem.h map_mem_mb): what -m gets. */
-int guest_mem_mb(int vcpus, long long map_bytes);
+/*
+ * The base (base_mb, --guest-mem; 0: qemu_mem_mb) plus the map's share
+ * (guest_mem.h map_mem_mb): what -m gets.
+ */
+int guest_mem_mb(int base_mb, int vcpus, long long map_bytes);
 /* -m of c: guest_mem_mb, and OBSERVE_MEM_MB with observers in its snapshot. */
 int qemu_cfg_mem_mb(const struct qemu_cfg *c);
 int qemu_argv_build(const struct qemu_cfg *c, struct strv *argv);

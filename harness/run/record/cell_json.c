@@ -423,6 +423,8 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	json_object_set_new(j, "duration_s", json_integer(c->duration_s));
 	json_object_set_new(j, "memory_mb", c->target_host ? json_null()
 							     : json_integer(cell->p->mem_mb));
+	json_object_set_new(j, "guest_mem", c->target_host ? json_null()
+			    : c->o->guest_mem_mb ? json_integer(c->o->guest_mem_mb) : json_string("auto"));
 	json_object_set_new(j, "map_footprint_bytes",
 			    json_integer(map_footprint_bytes(&cell->p->map, cell->p->vcpus)));
 	if (!c->target_host) {
