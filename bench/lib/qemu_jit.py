@@ -5,7 +5,7 @@ the harness's arguments plus a QMP socket of its own, and every 0.5 s
 writes one line of `info jit` (HMP) to $QEMU_JIT_DIR/PID.jsonl:
 {"t": seconds since QEMU started, "tb": TB count, "flush": TB flush count,
 "code": generated code bytes, "buckets": TB hash buckets used, "buckets_all":
-of how many}. The first line
+of how many, "rss_kb": QEMU's resident memory}. The first line
 names the guest: {"console": the -chardev id=con path}. QEMU dies with the
 wrapper (the harness kills its child), and the wrapper exits with QEMU's
 status. Used by bench/tcg_jit.sh."""
@@ -70,9 +70,21 @@ def sample(qemu, sock, t0, log):
         for k, rx in FIELDS.items():
             m = re.search(rx, r.get("return", ""))
             rec[k] = int(m.group(1)) if m else None
+        rec["rss_kb"] = rss_kb(qemu.pid)
         log.write(json.dumps(rec) + "\n")
         log.flush()
         time.sleep(0.5)
+
+
+def rss_kb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return None
 
 
 def call(f, cmd):
