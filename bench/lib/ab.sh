@@ -5,6 +5,11 @@
 # repeat k), so a drift of the host's speed falls on both sides alike; then
 # each side's shards are joined into OUT/NAME-vN (`htab-torture merge`).
 # Lines of a shard's stderr matching $AB_NOTE (an ERE) are echoed.
+# AB_BOOT_PER_REPEAT=1: repeat k also gets `--boot-opt htab_ab.boot=k` (a
+# module parameter of no module: the kernel ignores it), so a restored side
+# restores a snapshot of its own boot per repeat. Without it every repeat of
+# a side restores one snapshot: one boot's layout (KASLR, per-CPU areas),
+# which a comparison of two sides then takes for the sides' difference.
 # Needs $ht (the htab-torture binary). Exit status 2 on a usage or setup error.
 ab_interleave() {
 	ab_interleave_sides "$1" "$2" "$3" 2 "${@:4}"
@@ -16,7 +21,7 @@ ab_interleave() {
 ab_interleave_sides() {
 	local out=$1 reps=$2 cpus=$3 nsides=$4
 	shift 4
-	local names=() optv=() n k i r t0 rc shards
+	local names=() optv=() n k i r t0 rc shards per=()
 	case $reps in '' | *[!0-9]* | 0 | 1) echo "ab: $reps repeats: an integer >= 2" >&2; return 2 ;; esac
 	for i in $(seq 1 "$nsides"); do
 		names+=("$1")
@@ -25,13 +30,14 @@ ab_interleave_sides() {
 	done
 	for n in $cpus; do
 		for k in $(seq 1 "$reps"); do
+			[ -z "${AB_BOOT_PER_REPEAT:-}" ] || per=(--boot-opt "htab_ab.boot=$k")
 			for i in "${!names[@]}"; do
 				r=$out/${names[i]}-v$n-s$k
 				echo "=== ${names[i]}, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"
 				t0=$(date +%s.%N)
 				# shellcheck disable=SC2086 # OPTS_*: words of options
 				"$ht" run --cpus "$n" --boot-per-cell --repeat "$reps" --shard "$k/$reps" \
-					--out "$r" "$@" ${optv[i]} > "$r.out" 2> "$r.err"
+					--out "$r" "$@" ${optv[i]} "${per[@]}" > "$r.out" 2> "$r.err"
 				rc=$?
 				[ $rc -eq 2 ] && { tail -n 5 "$r.err" >&2; return 2; }
 				awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "wall %.1f s\n", b - a }'
