@@ -23,6 +23,7 @@
 #include "run/plan/lpj.h"
 #include "run/plan/pvh.h"
 #include "run/plan/matrix.h"
+#include "run/plan/noise.h"
 #include "run/plan/paths.h"
 #include "run/progress.h"
 #include "run/plan/qemu_argv.h"
@@ -165,7 +166,9 @@ static int check_guest_mem(const struct run_opts *o, const struct plan *p)
 	for (size_t i = 0; i < p->n && !rc; i++)
 		if (shard_selects(p->cells[i].index, o->shard_i, o->shard_n) &&
 		    (map_shape_of_cell(o, p->cells[i].ax, &m),
-		     guest_mem_check(&m, o->guest_mem_mb, p->cells[i].vcpus, limit, err, sizeof(err)))) {
+		     guest_mem_check(&m, o->guest_mem_mb, p->cells[i].vcpus,
+				     noise_mem_mb(noise_find(p->cells[i].noise), p->cells[i].vcpus),
+				     limit, err, sizeof(err)))) {
 			fprintf(stderr, "error: cell %s: %s\n", p->cells[i].id, err);
 			rc = -1;
 		}

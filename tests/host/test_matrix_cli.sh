@@ -64,8 +64,9 @@ expect_eq "preattach RAM" "$(mem "$pre")" $(( $(mem "$plain") + 384 ))
 none=$("$HT" run --cpus 2 --restore on --bpftrace none --bpftrace-preattach on --out "$d/rr" --dry-run) ||
 	fail "preattach dry run without scripts"
 [[ $none == *"htab.observe="* ]] && fail "htab.observe= with --bpftrace none: $none"
-# --guest-mem MB: the base instead of 512 + 32 MB a vCPU (the map's share on
-# top) and a snapshot of its own; auto is the formula.
+# --guest-mem MB: the base instead of 512 + 32 MB a vCPU up to 32 vCPUs (the
+# map's and the noise's share on top) and a snapshot of its own; auto is the
+# formula.
 gm=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --guest-mem 1000 \
 	--out "$d/rr" --dry-run) || fail "--guest-mem dry run"
 expect_eq "--guest-mem 1000 RAM" "$(mem "$gm")" $(( $(mem "$plain") - 576 + 1000 ))
@@ -73,6 +74,12 @@ expect_eq "--guest-mem 1000 RAM" "$(mem "$gm")" $(( $(mem "$plain") - 576 + 1000
 auto=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --guest-mem auto \
 	--out "$d/rr" --dry-run) || fail "--guest-mem auto dry run"
 expect_eq "--guest-mem auto is the default" "$auto" "$plain"
+ram() { mem "$("$HT" run --restore on --boot-per-cell --bpftrace-preattach off --out "$d/rr" --dry-run "$@")"; }
+expect_eq "the formula stops growing at 32 vCPUs" "$(ram --cpus 96)" "$(ram --cpus 32)"
+expect_eq "the vm noise's workers on top (24 x 64 MB at 96 vCPUs)" "$(ram --cpus 96 --noise vm)" \
+	$(( $(ram --cpus 96) + 1536 ))
+expect_eq "... on --guest-mem too" "$(ram --cpus 96 --noise mixed --guest-mem 1000)" \
+	$(( $(ram --cpus 96 --guest-mem 1000) + 768 ))
 jq -n '{version: 1, params: {duration_s: 5}, shard: null, cells: [], runs: []}' > "$d/r/manifest.json"
 one 2 "duration_s 5" run --cpus 2 --duration 3 --bpftrace none --out "$d/r"
 

@@ -75,26 +75,29 @@ static void test_host_limit_and_check(void **s)
 	assert_int_equal(host_guest_limit_mb("nothing here"), -1);
 	assert_int_equal(host_guest_limit_mb(NULL), -1);
 	shape(&m, NULL, -1, NULL);
-	assert_int_equal(guest_mem_check(&m, 0, 96, limit, err, sizeof(err)), 0);
+	assert_int_equal(guest_mem_check(&m, 0, 96, 0, limit, err, sizeof(err)), 0);
 	/* 2M entries of 4 KiB per CPU at 64 vCPUs: half a TiB, refused, and said why */
 	shape(&m, "percpu_hash", 1, (char *[]){ "max_entries=2097152", "value_size=4096", NULL });
-	assert_int_equal(guest_mem_check(&m, 0, 64, limit, err, sizeof(err)), -1);
+	assert_int_equal(guest_mem_check(&m, 0, 64, 0, limit, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "the map needs 524433 MiB"));
 	assert_non_null(strstr(err, "map_type=percpu_hash prealloc=1 max_entries=2097152 value_size=4096 at 64 vCPUs"));
 	assert_non_null(strstr(err, "the limit is 12052 MiB"));
 	assert_null(strchr(err, '\n'));
 	/* exactly at the limit fits; one MiB of map more does not */
 	shape(&m, NULL, 0, (char *[]){ "max_entries=16384", "value_size=64", NULL });
-	limit = guest_mem_mb(0, 2, map_footprint_bytes(&m, 2));
-	assert_int_equal(guest_mem_check(&m, 0, 2, limit, err, sizeof(err)), 0);
-	assert_int_equal(guest_mem_check(&m, 0, 2, limit - 1, err, sizeof(err)), -1);
+	limit = guest_mem_mb(0, 2, map_footprint_bytes(&m, 2), 0);
+	assert_int_equal(guest_mem_check(&m, 0, 2, 0, limit, err, sizeof(err)), 0);
+	assert_int_equal(guest_mem_check(&m, 0, 2, 0, limit - 1, err, sizeof(err)), -1);
 	/* no MemTotal: nothing to check against */
-	assert_int_equal(guest_mem_check(&m, 0, 2, -1, err, sizeof(err)), 0);
-	/* --guest-mem: the base given, not 512 + 32 a vCPU, meets the limit */
+	assert_int_equal(guest_mem_check(&m, 0, 2, 0, -1, err, sizeof(err)), 0);
+	/* --guest-mem: the base given, not the formula's 1536 at 96 vCPUs, meets the limit */
 	shape(&m, NULL, 0, (char *[]){ NULL });
-	assert_int_equal(guest_mem_check(&m, 0, 96, 2000, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "guest RAM 3585 MiB"));
-	assert_int_equal(guest_mem_check(&m, 1000, 96, 2000, err, sizeof(err)), 0);
+	assert_int_equal(guest_mem_check(&m, 0, 96, 0, 1500, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "guest RAM 1537 MiB;"));
+	assert_int_equal(guest_mem_check(&m, 1000, 96, 0, 1500, err, sizeof(err)), 0);
+	/* the noise's vm workers count, and the message says how much */
+	assert_int_equal(guest_mem_check(&m, 1000, 96, 1536, 2000, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "guest RAM 2537 MiB, 1536 MiB of it the noise's;"));
 }
 
 /* Guest RAM follows the cell's own map axes: each cell of one run its own footprint. */

@@ -92,6 +92,18 @@ static void test_unknown_profiles(void **s)
 }
 
 /* The names for error messages and the --help table list every profile, in order. */
+/* What a profile's vm workers map, which guest RAM adds: {Q} workers of vm_mb MB. */
+static void test_noise_mem(void **s)
+{
+	(void)s;
+	assert_int_equal(noise_mem_mb(noise_find("none"), 96), 0);
+	assert_int_equal(noise_mem_mb(noise_find("cpu"), 96), 0);
+	assert_int_equal(noise_mem_mb(noise_find("vm"), 1), 64);	/* at least one worker */
+	assert_int_equal(noise_mem_mb(noise_find("vm"), 96), 24 * 64);
+	assert_int_equal(noise_mem_mb(noise_find("mixed"), 16), 4 * 32);
+	assert_int_equal(noise_mem_mb(NULL, 16), 0);
+}
+
 static void test_names_and_table(void **s)
 {
 	char *names = NULL, *table = NULL;
@@ -107,7 +119,7 @@ static void test_names_and_table(void **s)
 	f = open_memstream(&table, &len);
 	noise_print_table(f);
 	fclose(f);
-	/* one line a profile, in order: "  NAME   DESCRIPTION" */
+	/* one line a profile, in order: "  NAME   DESCRIPTION[; N MB a vm worker, …]" */
 	assert_int_equal(strncmp(table, "  none   no noise\n", 18), 0);
 	l = table;
 	for (const struct noise_profile *p = noise_profiles; p->name; p++) {
@@ -116,7 +128,15 @@ static void test_names_and_table(void **s)
 		assert_non_null(eol);
 		assert_int_equal(strncmp(l, "  ", 2), 0);
 		assert_int_equal(strncmp(l + 2, p->name, strlen(p->name)), 0);
-		assert_ptr_equal(strstr(l, p->description), eol - strlen(p->description));
+		if (p->vm_mb) {
+			char tail[192];
+
+			snprintf(tail, sizeof(tail), "%s; %d MB a vm worker, added to the guest's RAM",
+				 p->description, p->vm_mb);
+			assert_ptr_equal(strstr(l, tail), eol - strlen(tail));
+		} else {
+			assert_ptr_equal(strstr(l, p->description), eol - strlen(p->description));
+		}
 		l = eol + 1;
 	}
 	assert_string_equal(l, "");
@@ -130,6 +150,7 @@ int main(void)
 		cmocka_unit_test(test_every_profile_command),
 		cmocka_unit_test(test_timeout_tail),
 		cmocka_unit_test(test_unknown_profiles),
+		cmocka_unit_test(test_noise_mem),
 		cmocka_unit_test(test_names_and_table),
 	};
 

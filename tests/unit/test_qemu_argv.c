@@ -113,8 +113,10 @@ static void test_memory_scaling(void **state)
 	(void)state;
 	assert_int_equal(qemu_mem_mb(1), 544);
 	assert_int_equal(qemu_mem_mb(2), 576);
-	assert_int_equal(qemu_mem_mb(96), 3584);
-	assert_int_equal(qemu_mem_mb(256), 8704);
+	assert_int_equal(qemu_mem_mb(32), 1536);
+	assert_int_equal(qemu_mem_mb(33), 1536);	/* capped at GUEST_MEM_VCPUS_CAP */
+	assert_int_equal(qemu_mem_mb(96), 1536);
+	assert_int_equal(qemu_mem_mb(256), 1536);
 }
 
 /* Lockup/stall thresholds scale with vCPUs per host core under TCG, capped; KVM keeps defaults. */
@@ -178,9 +180,10 @@ static void test_memory_follows_map(void **state)
 	assert_int_equal(qemu_argv_build(&c, &a), 0);
 	assert_string_equal(after(&a, "-m", 0), "840");	/* 512 + 32 * 4 + 200 */
 	strv_free(&a);
-	assert_int_equal(guest_mem_mb(0, 2, 0), 576);
-	assert_int_equal(guest_mem_mb(0, 2, 1), 577);	/* rounded up */
-	assert_int_equal(guest_mem_mb(1536, 96, 1), 1537);	/* --guest-mem: the base given */
+	assert_int_equal(guest_mem_mb(0, 2, 0, 0), 576);
+	assert_int_equal(guest_mem_mb(0, 2, 1, 0), 577);	/* rounded up */
+	assert_int_equal(guest_mem_mb(1536, 96, 1, 0), 1537);	/* --guest-mem: the base given */
+	assert_int_equal(guest_mem_mb(0, 96, 0, 1536), 3072);	/* the noise's share on top */
 	c.mem_base_mb = 1000;
 	assert_int_equal(qemu_argv_build(&c, &a), 0);
 	assert_string_equal(after(&a, "-m", 0), "1200");	/* 1000 + 200 */

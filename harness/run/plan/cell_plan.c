@@ -99,7 +99,9 @@ static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, st
 	*q = (struct qemu_cfg){
 		.qemu = c->qemu, .accel = c->accel, .vcpus = p->vcpus,
 		.runner = c->runner, .cell_dir = p->dir, .host_cpus = c->host_cpus,
-		.map_bytes = map_footprint_bytes(&p->map, p->vcpus), .mem_base_mb = c->o->guest_mem_mb,
+		.map_bytes = map_footprint_bytes(&p->map, p->vcpus),
+		.noise_mb = noise_mem_mb(noise_find(p->pc->noise), p->vcpus),
+		.mem_base_mb = c->o->guest_mem_mb,
 		.kernel_image = p->k->boot_image[0] ? p->k->boot_image : p->k->image,
 		.initrd = p->k->initrd, .lpj = p->k->lpj, .boot_opts = &c->o->boot_opts,
 		.restore = p->restored ? QR_RESTORE : QR_NONE,
@@ -150,7 +152,7 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 	map_shape_of_cell(c->o, pc->ax, &p->map);
 	map_bytes = map_footprint_bytes(&p->map, pc->vcpus);
 	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus,
-		 guest_mem_mb(c->o->guest_mem_mb, pc->vcpus, map_bytes) +
+		 guest_mem_mb(c->o->guest_mem_mb, pc->vcpus, map_bytes, noise_mem_mb(np, pc->vcpus)) +
 		 (c->observe && c->o->restore ? OBSERVE_MEM_MB : 0));
 	p->k = kernel_find(c, pc->kernel);
 	snprintf(p->id, sizeof(p->id), "%s", pc->id);

@@ -175,9 +175,10 @@ static const struct opt_spec run_opts_table[] = {
 	  "PVH where the kernel has the entry (vm-images/pvh-vmlinux.sh, cached\n"
 	  "in vm-images/out/pvh/); off (default): the bzImage" },
 	{ "guest-mem", OPT_GUEST_MEM, "auto|MB", GUEST_GROUP,
-	  "the guest's RAM before the map's share (2 x its footprint) and the\n"
-	  "observers' copy: auto (default) 512 + 32 MB a vCPU, or MB (256..1048576;\n"
-	  "a smaller guest restores faster, bench/RESULTS.md)" },
+	  "the guest's RAM before the map's share (2 x its footprint), the noise's\n"
+	  "vm workers and the observers' copy: auto (default) 512 + 32 MB a vCPU up\n"
+	  "to 32 vCPUs (1536 MB), or MB (256..1048576; a smaller guest restores\n"
+	  "faster, bench/RESULTS.md)" },
 	{ "restore", OPT_RESTORE, "on|off", GUEST_GROUP,
 	  "on: boot each (kernel, vCPUs, guest RAM) once, save the guest once\n"
 	  "its CPUs are online and its modules loaded (before any 9p mount),\n"

@@ -60,7 +60,7 @@ struct run_opts {
 	bool bt_preattach;		/* observers live in the snapshot: on by default with --restore on */
 	bool bt_preattach_given;	/* --bpftrace-preattach on|off was given */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
-	int guest_mem_mb;		/* --guest-mem: RAM before the map's share; 0 (auto): 512 + 32 a vCPU */
+	int guest_mem_mb;		/* --guest-mem: RAM before the map's and noise's share; 0 (auto): qemu_mem_mb */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */
 	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */

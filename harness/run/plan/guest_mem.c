@@ -83,17 +83,20 @@ long host_guest_limit_mb(const char *meminfo)
 	return p ? strtol(p + 9, NULL, 10) / 1024 / 2 : -1;
 }
 
-int guest_mem_check(const struct map_shape *m, int base_mb, int vcpus, long limit_mb, char *err,
-		    size_t errlen)
+int guest_mem_check(const struct map_shape *m, int base_mb, int vcpus, int noise_mb, long limit_mb,
+		    char *err, size_t errlen)
 {
 	long long fp = map_footprint_bytes(m, vcpus);
-	long long mb = guest_mem_mb(base_mb, vcpus, fp);
+	long long mb = guest_mem_mb(base_mb, vcpus, fp, noise_mb);
+	char noise[64] = "";
 
 	if (limit_mb < 0 || mb <= limit_mb)
 		return 0;
+	if (noise_mb)
+		snprintf(noise, sizeof(noise), ", %d MiB of it the noise's", noise_mb);
 	snprintf(err, errlen,
-		 "the map needs %lld MiB (map_type=%s prealloc=%d max_entries=%lld value_size=%lld at %d vCPUs, x%d for safety), guest RAM %lld MiB; the limit is %ld MiB (half of this host's MemTotal)",
+		 "the map needs %lld MiB (map_type=%s prealloc=%d max_entries=%lld value_size=%lld at %d vCPUs, x%d for safety), guest RAM %lld MiB%s; the limit is %ld MiB (half of this host's MemTotal)",
 		 (fp + MIB - 1) / MIB, m->map_type, m->prealloc, m->max_entries, m->value_size,
-		 vcpus, MAP_SAFETY_FACTOR, mb, limit_mb);
+		 vcpus, MAP_SAFETY_FACTOR, mb, noise, limit_mb);
 	return -1;
 }

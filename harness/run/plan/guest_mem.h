@@ -45,10 +45,10 @@ int map_mem_mb(long long footprint_bytes);
 /* MemTotal / 2 from a /proc/meminfo text, in MiB; -1 when it has none. */
 long host_guest_limit_mb(const char *meminfo);
 /*
- * 0 when a guest of vcpus with this map on base_mb (--guest-mem; 0: the
- * formula) fits under limit_mb, else -1 and a one-line message in err
- * naming the footprint, the map and the limit.
+ * 0 when a guest of vcpus with this map and noise_mb of noise (noise.h) on
+ * base_mb (--guest-mem; 0: the formula) fits under limit_mb, else -1 and a
+ * one-line message in err naming the footprint, the map and the limit.
  */
-int guest_mem_check(const struct map_shape *m, int base_mb, int vcpus, long limit_mb, char *err,
-		    size_t errlen);
+int guest_mem_check(const struct map_shape *m, int base_mb, int vcpus, int noise_mb, long limit_mb,
+		    char *err, size_t errlen);
 #endif

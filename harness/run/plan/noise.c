@@ -9,19 +9,29 @@
 #include "run/plan/noise.h"
 
 const struct noise_profile noise_profiles[] = {
-	{ "none", "no noise", "" },
+	{ "none", "no noise", "", 0 },
 	{ "cpu", "a CPU hog on every vCPU: the stress kthreads share their CPUs",
-	  "--cpu {N} --cpu-method int64" },
-	{ "vm", "page faults and mmap/munmap churn (64 MB per worker, vCPUs/4 workers)",
-	  "--vm {Q} --vm-bytes 64M" },
+	  "--cpu {N} --cpu-method int64", 0 },
+	{ "vm", "page faults and mmap/munmap churn (vCPUs/4 workers)",
+	  "--vm {Q} --vm-bytes {V}M", 64 },
 	{ "sched", "context switches and yields: scheduler and IPI traffic",
-	  "--switch {H} --yield {H}" },
+	  "--switch {H} --yield {H}", 0 },
 	{ "irq", "timer interrupts (1 kHz per worker) and clock reads on every vCPU",
-	  "--timer {N} --timer-freq 1000 --clock {H}" },
+	  "--timer {N} --timer-freq 1000 --clock {H}", 0 },
 	{ "mixed", "cpu + vm + sched at half strength",
-	  "--cpu {H} --cpu-method int64 --vm {Q} --vm-bytes 32M --switch {Q}" },
-	{ NULL, NULL, NULL },
+	  "--cpu {H} --cpu-method int64 --vm {Q} --vm-bytes {V}M --switch {Q}", 32 },
+	{ NULL, NULL, NULL, 0 },
 };
+
+static int quarter(int vcpus)
+{
+	return vcpus / 4 > 0 ? vcpus / 4 : 1;
+}
+
+int noise_mem_mb(const struct noise_profile *p, int vcpus)
+{
+	return p && p->vm_mb ? quarter(vcpus) * p->vm_mb : 0;
+}
 
 const struct noise_profile *noise_find(const char *name)
 {
@@ -39,13 +49,17 @@ void noise_print_names(FILE *f)
 
 void noise_print_table(FILE *f)
 {
-	for (const struct noise_profile *p = noise_profiles; p->name; p++)
-		fprintf(f, "  %-6s %s\n", p->name, p->description);
+	for (const struct noise_profile *p = noise_profiles; p->name; p++) {
+		fprintf(f, "  %-6s %s", p->name, p->description);
+		if (p->vm_mb)
+			fprintf(f, "; %d MB a vm worker, added to the guest's RAM", p->vm_mb);
+		fputc('\n', f);
+	}
 }
 
 char *noise_cmd(const struct noise_profile *p, int vcpus, int timeout_s)
 {
-	int h = vcpus / 2 > 0 ? vcpus / 2 : 1, q = vcpus / 4 > 0 ? vcpus / 4 : 1;
+	int h = vcpus / 2 > 0 ? vcpus / 2 : 1, q = quarter(vcpus);
 	struct strbuf out = STRBUF_INIT;
 
 	if (!p->args[0])
@@ -55,7 +69,8 @@ char *noise_cmd(const struct noise_profile *p, int vcpus, int timeout_s)
 		int v = -1;
 
 		if (s[0] == '{' && s[1] && s[2] == '}') {
-			v = s[1] == 'N' ? vcpus : s[1] == 'H' ? h : s[1] == 'Q' ? q : -1;
+			v = s[1] == 'N' ? vcpus : s[1] == 'H' ? h : s[1] == 'Q' ? q :
+			    s[1] == 'V' ? p->vm_mb : -1;
 		}
 		if (v >= 0) {
 			sb_appendf(&out, "%d", v);

@@ -15,14 +15,18 @@ struct noise_profile {
 	const char *description;
 	/*
 	 * stress-ng arguments; {N} = vCPUs, {H} = vCPUs/2, {Q} = vCPUs/4 (each at
-	 * least 1). "" for none. The common tail (metrics, YAML, timeout) is added.
+	 * least 1), {V} = vm_mb. "" for none. The common tail (metrics, YAML,
+	 * timeout) is added.
 	 */
 	const char *args;
+	int vm_mb;		/* MB each of the {Q} --vm workers maps; 0: no vm stressor */
 };
 
 extern const struct noise_profile noise_profiles[];
 
 const struct noise_profile *noise_find(const char *name);
+/* MB the profile's vm workers map at vcpus (guest RAM adds it); 0 for none or NULL. */
+int noise_mem_mb(const struct noise_profile *p, int vcpus);
 /* "none, cpu, vm, …" for error messages. */
 void noise_print_names(FILE *f);
 /* "name  description" lines for --help. */

@@ -11,12 +11,12 @@
 
 int qemu_mem_mb(int vcpus)
 {
-	return 512 + 32 * vcpus;
+	return 512 + 32 * (vcpus < GUEST_MEM_VCPUS_CAP ? vcpus : GUEST_MEM_VCPUS_CAP);
 }
 
-int guest_mem_mb(int base_mb, int vcpus, long long map_bytes)
+int guest_mem_mb(int base_mb, int vcpus, long long map_bytes, int noise_mb)
 {
-	return (base_mb > 0 ? base_mb : qemu_mem_mb(vcpus)) + map_mem_mb(map_bytes);
+	return (base_mb > 0 ? base_mb : qemu_mem_mb(vcpus)) + map_mem_mb(map_bytes) + noise_mb;
 }
 
 static int scaled(int dflt, int factor, int max)
@@ -68,7 +68,8 @@ static bool observes(const struct qemu_cfg *c)
 
 int qemu_cfg_mem_mb(const struct qemu_cfg *c)
 {
-	return guest_mem_mb(c->mem_base_mb, c->vcpus, c->map_bytes) + (observes(c) ? OBSERVE_MEM_MB : 0);
+	return guest_mem_mb(c->mem_base_mb, c->vcpus, c->map_bytes, c->noise_mb) +
+	       (observes(c) ? OBSERVE_MEM_MB : 0);
 }
 
 static int add_cpus_memory(struct strv *a, const struct qemu_cfg *c)

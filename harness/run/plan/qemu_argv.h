@@ -18,7 +18,8 @@ struct qemu_cfg {
 	const char *group;		/* a shared boot's name (htab.group=, run/guest/boot.h); NULL: none */
 	int host_cpus;			/* for the overcommit factor; 0: unknown, taken as vcpus */
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
-	int mem_base_mb;		/* --guest-mem: guest RAM before the map's share; 0: qemu_mem_mb */
+	int noise_mb;			/* what the cell's noise maps (noise.h noise_mem_mb); 0: none */
+	int mem_base_mb;		/* --guest-mem: guest RAM before the map's and noise's share; 0: qemu_mem_mb */
 	long lpj;			/* lpj= on the command line (run/plan/lpj.h); 0: none */
 	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
 	/*
@@ -70,13 +71,18 @@ struct guest_detectors {
 };
 void guest_detectors(enum accel_mode accel, int vcpus, int host_cpus, struct guest_detectors *d);
 
-/* Guest RAM base: 512 MB + 32 MB per vCPU (per-CPU areas, bpftrace's LLVM). */
+/*
+ * Guest RAM base: 512 MB + 32 MB per vCPU up to GUEST_MEM_VCPUS_CAP vCPUs
+ * (1536 MB). A restored 96-vCPU guest uses ~300 MB, and every restore
+ * faults in QEMU's whole RAM (bench/RESULTS.md, "Why update p50 moved").
+ */
+#define GUEST_MEM_VCPUS_CAP 32
 int qemu_mem_mb(int vcpus);
 /*
  * The base (base_mb, --guest-mem; 0: qemu_mem_mb) plus the map's share
- * (guest_mem.h map_mem_mb): what -m gets.
+ * (guest_mem.h map_mem_mb) and the noise's (noise_mb MB): what -m gets.
  */
-int guest_mem_mb(int base_mb, int vcpus, long long map_bytes);
+int guest_mem_mb(int base_mb, int vcpus, long long map_bytes, int noise_mb);
 /* -m of c: guest_mem_mb, and OBSERVE_MEM_MB with observers in its snapshot. */
 int qemu_cfg_mem_mb(const struct qemu_cfg *c);
 int qemu_argv_build(const struct qemu_cfg *c, struct strv *argv);
