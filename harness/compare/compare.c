@@ -160,8 +160,39 @@ static bool is_pass(const struct rep_cell *c)
 	return c->verdict && !strcmp(c->verdict, "PASS");
 }
 
-static void count_cells(struct cmp_count *cnt, const struct bucket *x)
+/*
+ * The guest a cell ran in (cmp_count.boots): "snapshot KEY" when restored,
+ * its run's boots/NAME in a shared boot, else its own directory (or id).
+ */
+static int boot_of(const struct rep_cell *c, struct strv *boots)
 {
+	json_t *boot = json_object_get(c->cell_json, "boot");
+	const char *snap = json_string_value(json_object_get(json_object_get(c->cell_json, "restore"),
+							     "snapshot"));
+	const char *mode = json_string_value(json_object_get(boot, "mode"));
+	const char *name = json_string_value(json_object_get(boot, "name"));
+	const char *own = c->dir ? c->dir : c->id;
+	const char *slash = c->dir ? strrchr(c->dir, '/') : NULL;
+	char id[PATH_MAX + 64];
+
+	if (snap)
+		snprintf(id, sizeof(id), "snapshot %s", snap);
+	else if (mode && !strcmp(mode, "shared") && name)
+		snprintf(id, sizeof(id), "%.*s/boots/%s", slash ? (int)(slash - c->dir) : 0,
+			 c->dir ? c->dir : "", name);
+	else
+		snprintf(id, sizeof(id), "own %s", own ? own : "?");
+	for (size_t i = 0; i < boots->n; i++)
+		if (!strcmp(boots->v[i], id))
+			return 0;
+	return strv_push(boots, id);
+}
+
+static int count_cells(struct cmp_count *cnt, const struct bucket *x)
+{
+	struct strv boots = { 0 };
+	int err = 0;
+
 	for (size_t i = 0; i < x->n; i++) {
 		const char *v = x->cells[i]->verdict;
 		int k = CV_INCOMPLETE;
@@ -169,6 +200,7 @@ static void count_cells(struct cmp_count *cnt, const struct bucket *x)
 		cnt->cells++;
 		if (is_pass(x->cells[i])) {
 			cnt->pass++;
+			err |= boot_of(x->cells[i], &boots);
 			continue;
 		}
 		for (int j = 0; j < CV_NR; j++)
@@ -176,6 +208,9 @@ static void count_cells(struct cmp_count *cnt, const struct bucket *x)
 				k = j;
 		cnt->excluded[k]++;
 	}
+	cnt->boots = boots.n;
+	strv_free(&boots);
+	return err;
 }
 
 /* CV_FAIL, CV_CRASH or CV_TIMEOUT for a cell that failed, CV_NR for PASS, -1 if it never ran to a verdict. */
@@ -379,8 +414,8 @@ static int add_group(struct cmp_result *res, const struct bucket *xa, const stru
 	g->kernel_b = xb->kernel;
 	g->fault_a = xa->fault;
 	g->fault_b = xb->fault;
-	count_cells(&g->ca, xa);
-	count_cells(&g->cb, xb);
+	err |= count_cells(&g->ca, xa);
+	err |= count_cells(&g->cb, xb);
 	err |= add_verdicts(res, g, xa, xb);
 	err |= add_row(res, g, xa, xb, "module.ops_per_sec");
 	err |= add_row(res, g, xa, xb, "module.ops_per_sec_per_cpu");

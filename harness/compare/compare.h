@@ -78,6 +78,12 @@ struct cmp_vrow {
 
 struct cmp_count {
 	size_t cells, pass;
+	/*
+	 * Guests the PASS cells ran in: restored cells of one snapshot are one
+	 * boot's layout (KASLR, per-CPU areas), so are the cells of one shared
+	 * boot; a cell that booted on its own is a boot of its own.
+	 */
+	size_t boots;
 	size_t excluded[CV_NR];
 };
 

@@ -30,12 +30,20 @@ static void excluded_text(char *buf, size_t n, const struct cmp_count *c)
 				 c->excluded[i], cmp_verdict_names[i]);
 }
 
+/* Fewer boots than PASS repeats: repeats that share a guest's layout (cmp_count.boots). */
+static bool few_boots(const struct cmp_count *c)
+{
+	return c->pass > 1 && c->boots < c->pass;
+}
+
 static void side_text(char *buf, size_t n, const struct cmp_count *c)
 {
-	char ex[128];
+	char ex[128], boots[32] = "";
 
 	excluded_text(ex, sizeof(ex), c);
-	snprintf(buf, n, "%zu PASS%s%s%s", c->pass, *ex ? " (excluded: " : "", ex,
+	if (few_boots(c))
+		snprintf(boots, sizeof(boots), " in %zu boot%s", c->boots, c->boots == 1 ? "" : "s");
+	snprintf(buf, n, "%zu PASS%s%s%s%s", c->pass, boots, *ex ? " (excluded: " : "", ex,
 		 *ex ? ")" : "");
 }
 
@@ -170,6 +178,7 @@ static void print_group(FILE *f, const struct cmp_result *res, const struct cmp_
 
 void cmp_print(FILE *f, const struct cmp_result *res)
 {
+	bool shared = false;
 	size_t nrows = 0, nsig = 0, nfew = 0, nreg = 0, nfix = 0;
 
 	if (!strcmp(res->mode, "runs"))
@@ -197,6 +206,7 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 		(1 - res->alpha) * 100, res->resamples, (unsigned long long)res->seed);
 	for (size_t i = 0; i < res->ng; i++) {
 		print_group(f, res, &res->g[i]);
+		shared |= few_boots(&res->g[i].ca) || few_boots(&res->g[i].cb);
 		for (size_t j = 0; j < res->g[i].nrows; j++) {
 			nrows++;
 			nsig += res->g[i].rows[j].significant;
@@ -216,6 +226,11 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 		"non-PASS cells excluded: A %zu, B %zu; verdict rows (Fisher's exact p < %g): "
 		"%zu regressed, %zu fixed\n", res->ng, nrows, nsig, nfew,
 		res->excluded_a, res->excluded_b, res->alpha, nreg, nfix);
+	if (shared)
+		fprintf(f, "(in N boots) repeats of one boot (a restored snapshot, a shared boot) share "
+			"its layout (KASLR, per-CPU areas): the spread leaves out what varies between "
+			"boots, so a difference may be two boots'; --restore off --boot-per-cell gives "
+			"each repeat its own (bench/RESULTS.md, \"Why update p50 moved\").\n");
 	if (res->tcg)
 		fprintf(f, "(tcg: emulated) vCPUs are host threads on this machine's cores: "
 			"ratios are this host's, not real hardware's.\n");
@@ -259,8 +274,8 @@ static json_t *count_json(const struct cmp_count *c)
 	for (int i = 0; i < CV_NR; i++)
 		if (c->excluded[i])
 			json_object_set_new(ex, cmp_verdict_names[i], json_integer((json_int_t)c->excluded[i]));
-	return json_pack("{s:I, s:I, s:o}", "cells", (json_int_t)c->cells,
-			 "pass", (json_int_t)c->pass, "excluded", ex);
+	return json_pack("{s:I, s:I, s:I, s:o}", "cells", (json_int_t)c->cells,
+			 "pass", (json_int_t)c->pass, "boots", (json_int_t)c->boots, "excluded", ex);
 }
 
 static json_t *rate_json(const struct cmp_rate *r)

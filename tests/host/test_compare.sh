@@ -57,6 +57,21 @@ out=$("$HT" compare "$d/obs_a" "$d/obs_b" --json "$d/pvh.json") || fail "pvh com
 	fail "no boots line saying B booted through PVH: $(grep '^boots:' <<< "$out")"
 expect_eq "json boot" "$(jq -r '.a.boot + " " + .b.boot' "$d/pvh.json")" "own own+pvh"
 
+# Boots: repeats restored from one snapshot are one boot's layout, said per
+# side ("N PASS in 1 boot") with the note; cells that booted on their own are
+# a boot each, and say nothing.
+for c in "$d/obs_b"/*/cell.json; do
+	jq '.restore = {snapshot: "0123456789abcdef"}' "$c" > "$c.new" && mv "$c.new" "$c"
+done
+out=$("$HT" compare "$d/obs_a" "$d/obs_b" --json "$d/boots.json") || fail "boots compare exited $?"
+[[ $out == *"B = "*" PASS in 1 boot"* ]] || fail "no 'PASS in 1 boot' for B: $(grep '  [AB] = ' <<< "$out")"
+grep '^  A = ' <<< "$out" | grep -q ' PASS in ' && fail "A's own boots counted as shared: $(grep '  A = ' <<< "$out")"
+[[ $out == *"(in N boots) repeats of one boot"* ]] || fail "no note on repeats of one boot"
+expect_eq "json boots B" "$(jq -c '[.groups[].b | .boots == ([.pass, 1] | min)] | unique' "$d/boots.json")" "[true]"
+expect_eq "json boots A" "$(jq -c '[.groups[].a | .boots == .pass] | unique' "$d/boots.json")" "[true]"
+out=$("$HT" compare "$d/obs_a" "$d/obs_a") || fail "own-boots compare exited $?"
+[[ $out == *"(in N boots)"* ]] && fail "the note without shared boots"
+
 # Verdicts: make_fixtures.py states each group's counts and p by hand.
 cp -r "$ROOT/tests/fixtures/compare/verdicts_run" "$d/"
 vrun=$d/verdicts_run
