@@ -71,5 +71,6 @@ j=$c/cell.json
 expect_eq "silent boot: verdict" "$(jq -r .verdict "$j")" TIMEOUT
 expect_eq "silent boot: attempt" "$(jq .attempt "$j")" 2
 expect_eq "silent boot: boot_retried" "$(jq -r .boot_retried.verdict "$j")" TIMEOUT
+expect_eq "silent boot: the boot's silence limit, capped by --timeout" "$(jq .timeouts.boot_quiet_s "$j")" 10
 grep -q "TIMEOUT: .* while booting under TCG (the kernel not exercised yet); booting it again" \
 	"$d/silent.out" "$d/silent.err" || fail "the silent boot's retry was not said"

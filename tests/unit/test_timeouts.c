@@ -15,10 +15,11 @@ struct timeouts {
 /* --bpftrace-aot on (the figures below are worked out with it off). */
 static bool aot_on;
 
-/* accel, target_host, bpftrace scripts, duration and --timeout; then one cell. */
-static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt, int duration_s,
-			    int timeout_opt, int vcpus, const char *noise)
+/* accel, target_host, bpftrace scripts, duration, --timeout and a KASAN kernel; then one cell. */
+static struct cell_plan planned(enum accel_mode accel, bool target_host, size_t nbt, int duration_s,
+				int timeout_opt, int vcpus, const char *noise, bool kasan)
 {
+	static struct kernel_res k;
 	struct run_opts o;
 	struct run_ctx c;
 	struct cell_plan cell;
@@ -33,9 +34,20 @@ static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt,
 	c.target_host = target_host;
 	c.bt_paths.n = nbt;
 	c.duration_s = duration_s;
+	k.kasan = kasan;
+	cell.k = &k;
 	cell.vcpus = vcpus;
 	cell.noise = noise;
 	cell_plan_timeouts(&c, &cell);
+	return cell;
+}
+
+static struct timeouts plan(enum accel_mode accel, bool target_host, size_t nbt, int duration_s,
+			    int timeout_opt, int vcpus, const char *noise)
+{
+	struct cell_plan cell = planned(accel, target_host, nbt, duration_s, timeout_opt, vcpus, noise,
+					false);
+
 	return (struct timeouts){ cell.timeout_s, cell.quiet_s, cell.attach_timeout_s,
 				  cell.run_timeout_s };
 }
@@ -133,6 +145,31 @@ static void test_target_host(void **s)
 	expect(plan(ACCEL_KVM, true, 0, 3, 0, 2, "none"), 10 + 0 + 33 + 30, 73, 60, 33);
 }
 
+/*
+ * Before the runner: the boot's silence limit, half the TCG boot budget but
+ * at least 60 s, never above the quiet limit; KVM and the host keep quiet_s.
+ */
+static int boot_quiet(enum accel_mode accel, bool target_host, int timeout_opt, int vcpus,
+		      bool kasan)
+{
+	struct cell_plan cell = planned(accel, target_host, 1, 3, timeout_opt, vcpus, "none", kasan);
+
+	assert_true(cell.boot_quiet_s <= cell.quiet_s);
+	return cell.boot_quiet_s;
+}
+
+static void test_boot_quiet(void **s)
+{
+	(void)s;
+	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 2, false), 60);	/* 66 / 2 < 60 */
+	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 48, false), 102);	/* 204 / 2; quiet 264 */
+	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 96, false), 174);	/* 348 / 2; quiet 408 */
+	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 4, true), 144);	/* KASAN: 4 x 72 / 2 */
+	assert_int_equal(boot_quiet(ACCEL_TCG, false, 50, 4, false), 50);	/* --timeout 50 caps it */
+	assert_int_equal(boot_quiet(ACCEL_KVM, false, 0, 16, false), 98);	/* KVM: quiet_s, 60 + 38 */
+	assert_int_equal(boot_quiet(ACCEL_TCG, true, 0, 2, false), 93);	/* the host: quiet_s */
+}
+
 /* --timeout replaces the host limit; the quiet limit never exceeds it. */
 static void test_timeout_option(void **s)
 {
@@ -194,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_noise_slows_attach_under_tcg),
 		cmocka_unit_test(test_kvm),
 		cmocka_unit_test(test_target_host),
+		cmocka_unit_test(test_boot_quiet),
 		cmocka_unit_test(test_timeout_option),
 		cmocka_unit_test(test_aot_compile),
 	};

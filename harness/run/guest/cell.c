@@ -414,8 +414,9 @@ static void locate_hang(struct cell *cell, double now, const struct boot_result 
 
 	if (!h)
 		return;
-	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s" : "host deadline %d s",
-		 br->quiet_timeout ? cell->p->quiet_s : cell->timeout_s);
+	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s%s" : "host deadline %d s%s",
+		 br->quiet_timeout ? br->quiet_s : cell->timeout_s,
+		 br->quiet_timeout && isnan(cell->host_phase[0]) ? " (before the runner)" : "");
 	json_decref(cell->hang);
 	cell->hang = hang_locate(h, now - cell->last_progress, why);
 }
@@ -450,7 +451,9 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 		cell->seen = bytes;
 		cell->last_progress = now;
 	}
-	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= cell->p->quiet_s) {
+	/* Before the runner: the boot's own, shorter silence limit (cell_plan_timeouts). */
+	br->quiet_s = isnan(cell->host_phase[0]) ? cell->p->boot_quiet_s : cell->p->quiet_s;
+	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= br->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
 		locate_hang(cell, now, br);

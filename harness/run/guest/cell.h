@@ -58,6 +58,7 @@ extern const char *const phase_keys[5];
 
 struct boot_result {
 	bool timed_out, quiet_timeout, interrupted;
+	int quiet_s;		/* the silence limit that ended it (quiet_timeout): quiet_s or boot_quiet_s */
 	bool crash_stopped;	/* stopped by the harness a grace period after a kernel report */
 	int qemu_exit;		/* exit code, -signal, or -1000 if it never ran */
 	bool boot_goes_on;	/* a shared boot that runs on: no exit (qemu_exit -1000) */

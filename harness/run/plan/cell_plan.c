@@ -55,6 +55,17 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	p->quiet_s = 60 + longest_quiet;
 	if (p->quiet_s > p->timeout_s)
 		p->quiet_s = p->timeout_s;
+	/*
+	 * Before the runner, only the kernel and init speak. Their longest
+	 * silence in a healthy TCG boot is a few seconds (96 vCPUs: 7 s to
+	 * the first line, 11 s of initcalls); a stalled one (every vCPU in
+	 * asm_exc_int3, or silent after "tsc: Unable to calibrate") is booted
+	 * again (verdict_boot_retry), so it waits half the boot budget, not
+	 * the whole quiet budget (264 s at 48 vCPUs).
+	 */
+	p->boot_quiet_s = tcg && boot / 2 > 60 ? boot / 2 : tcg ? 60 : p->quiet_s;
+	if (p->boot_quiet_s > p->quiet_s)
+		p->boot_quiet_s = p->quiet_s;
 }
 
 /*

@@ -29,6 +29,7 @@ struct cell_plan {
 	int timeout_s;		/* whole boot, host side (a shared boot's later cell: struct cell's) */
 	int boot_budget_s;	/* the boot's part of timeout_s */
 	int quiet_s;		/* no growth of console.log / guest.log */
+	int boot_quiet_s;	/* the same before the runner starts (T_BOOT_DONE): a TCG boot stall */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
 	int aot_compile_s;		/* the runner's limit on one bpftrace --aot; 0: AOT off */
 	int crash_grace_s;	/* after a kernel report, before QEMU is stopped */

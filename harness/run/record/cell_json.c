@@ -440,8 +440,9 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	if (o->job_script)
 		json_object_set_new(j, "job_script", json_string(o->job_script));
 	json_object_set_new(j, "attempt", json_integer(cell->attempt));
-	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i}",
+	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i, s:i}",
 		"host_s", cell->timeout_s, "quiet_s", cell->p->quiet_s,
+		"boot_quiet_s", cell->p->boot_quiet_s,
 		"attach_s", cell->p->attach_timeout_s, "run_s", cell->p->run_timeout_s));
 }
 
@@ -798,7 +799,7 @@ int cell_finish(const struct run_ctx *c, const struct cell *cell, const struct b
 
 	vi.timed_out = br->timed_out;
 	vi.quiet_timeout = br->quiet_timeout;
-	vi.timeout_s = br->quiet_timeout ? cell->p->quiet_s : cell->timeout_s;
+	vi.timeout_s = br->quiet_timeout ? br->quiet_s : cell->timeout_s;
 	vi.exit_status = read_exit_status(cell);
 	vi.qemu_exit = br->qemu_exit;
 	vi.crash = scan_crash(cell, &rep, &src) ? &rep : NULL;
