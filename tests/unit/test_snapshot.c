@@ -10,6 +10,8 @@
 
 #include "run/guest/boot_marks.h"
 #include "run/plan/qemu_argv.h"
+#include "lib/util.h"
+#include "run/guest/boot.h"
 #include "run/guest/snapshot.h"
 
 static struct qemu_cfg base(void)
@@ -151,6 +153,41 @@ static void test_files_id(void **state)
 	assert_int_equal(remove_tree(dir), 0);
 }
 
+/*
+ * The save boot's wait (snapshot_wait_ready): "ready" in exit_status ends it
+ * at once; a console that stops growing ends it after quiet_s, said; without
+ * a silence limit the budget does; a QEMU that ends is reported as ended.
+ */
+static void test_wait_ready(void **state)
+{
+	char dir[] = "/tmp/htab-wait-XXXXXX", p[64];
+	char *sleeper[] = { "sleep", "30", NULL }, *quick[] = { "true", NULL };
+	volatile sig_atomic_t stop = 0;
+	bool silent;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/console.log", dir);
+	assert_int_equal(write_file_atomic(p, "boot\n", 5), 0);
+	pid = boot_spawn(sleeper, "/dev/null", NULL);
+	assert_true(pid > 0);
+	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 1, &stop, &st, &silent), -1);
+	assert_true(silent);
+	pid = boot_spawn(sleeper, "/dev/null", NULL);
+	assert_int_equal(snapshot_wait_ready(dir, pid, 1, 0, &stop, &st, &silent), -1);
+	assert_false(silent);
+	pid = boot_spawn(quick, "/dev/null", NULL);
+	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 10, &stop, &st, &silent), 0);
+	snprintf(p, sizeof(p), "%s/exit_status", dir);
+	assert_int_equal(write_file_atomic(p, "ready\n", 6), 0);
+	pid = boot_spawn(sleeper, "/dev/null", NULL);
+	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 10, &stop, &st, &silent), 1);
+	boot_kill_group(pid);
+	assert_int_equal(remove_tree(dir), 0);
+}
+
 static void test_restored_mark(void **state)
 {
 	(void)state;
@@ -166,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_save_and_restore_argv),
 		cmocka_unit_test(test_cache_validity),
 		cmocka_unit_test(test_files_id),
+		cmocka_unit_test(test_wait_ready),
 		cmocka_unit_test(test_restored_mark),
 	};
 

@@ -155,6 +155,9 @@ static int boot_quiet(enum accel_mode accel, bool target_host, int timeout_opt, 
 	struct cell_plan cell = planned(accel, target_host, 1, 3, timeout_opt, vcpus, "none", kasan);
 
 	assert_true(cell.boot_quiet_s <= cell.quiet_s);
+	/* a save boot's: the same, not shortened by --timeout, none off TCG */
+	if (accel == ACCEL_TCG && !target_host && !timeout_opt)
+		assert_int_equal(cell.save_quiet_s, cell.boot_quiet_s);
 	return cell.boot_quiet_s;
 }
 
@@ -166,6 +169,8 @@ static void test_boot_quiet(void **s)
 	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 96, false), 174);	/* 348 / 2; quiet 408 */
 	assert_int_equal(boot_quiet(ACCEL_TCG, false, 0, 4, true), 144);	/* KASAN: 4 x 72 / 2 */
 	assert_int_equal(boot_quiet(ACCEL_TCG, false, 50, 4, false), 50);	/* --timeout 50 caps it */
+	assert_int_equal(planned(ACCEL_TCG, false, 1, 3, 50, 4, "none", false).save_quiet_s, 60);
+	assert_int_equal(planned(ACCEL_KVM, false, 1, 3, 0, 16, "none", false).save_quiet_s, 0);
 	assert_int_equal(boot_quiet(ACCEL_KVM, false, 0, 16, false), 98);	/* KVM: quiet_s, 60 + 38 */
 	assert_int_equal(boot_quiet(ACCEL_TCG, true, 0, 2, false), 93);	/* the host: quiet_s */
 }

@@ -65,7 +65,8 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	     attempt++) {
 		if (attempt > 1)
 			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
-		rc = snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, &harness_stop, info) ? -1 : 1;
+		rc = snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, p->save_quiet_s,
+				   &harness_stop, info) ? -1 : 1;
 	}
 	free(key);
 	return rc;

@@ -112,19 +112,19 @@ static int wait_exit(pid_t pid, double timeout_s)
 	return -1;
 }
 
-/*
- * Polls DIR/exit_status for the guest's "ready" (1), QEMU's end (0), the
- * budget or *stop (-1: QEMU killed).
- */
-static int wait_ready(const char *dir, pid_t pid, int budget_s, const volatile sig_atomic_t *stop,
-		      int *st)
+int snapshot_wait_ready(const char *dir, pid_t pid, int budget_s, int quiet_s,
+			const volatile sig_atomic_t *stop, int *st, bool *silent)
 {
-	double deadline = now_mono() + budget_s;
+	double now = now_mono(), deadline = now + budget_s, spoke = now;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
-	char p[PATH_MAX + 16];
+	char p[PATH_MAX + 16], con[PATH_MAX + 16];
+	long long size = -1;
+	struct stat cs;
 
 	snprintf(p, sizeof(p), "%s/exit_status", dir);
-	while (now_mono() < deadline && !*stop) {
+	snprintf(con, sizeof(con), "%s/console.log", dir);
+	*silent = false;
+	while ((now = now_mono()) < deadline && !*stop) {
 		char *text = read_file(p, NULL);
 		bool ready = text && strstr(text, "ready");
 
@@ -133,6 +133,14 @@ static int wait_ready(const char *dir, pid_t pid, int budget_s, const volatile s
 			return 1;
 		if (waitpid(pid, st, WNOHANG) == pid)
 			return 0;
+		if (!stat(con, &cs) && cs.st_size != size) {
+			size = cs.st_size;
+			spoke = now;
+		}
+		if (quiet_s > 0 && now - spoke >= quiet_s) {
+			*silent = true;
+			break;
+		}
 		nanosleep(&ts, NULL);
 	}
 	*st = boot_kill_group(pid);
@@ -213,7 +221,7 @@ static int write_info(const char *dir, const char *key, const struct snapshot_in
 }
 
 int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, int budget_s,
-		  const volatile sig_atomic_t *stop, struct snapshot_info *info)
+		  int quiet_s, const volatile sig_atomic_t *stop, struct snapshot_info *info)
 {
 	struct qemu_cfg q = *q0;
 	struct strv a = { 0 };
@@ -222,6 +230,7 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 	double t0;
 	pid_t pid;
 	int ready, status = 0, rc = -1;
+	bool silent;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
 	if (remove_tree(tmp) || mkdir_p(tmp) || make_fifo(tmp, "ctl") || boot_monitor_make(tmp)) {
@@ -238,17 +247,21 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 		return -1;
 	}
 	strv_free(&a);
-	ready = wait_ready(tmp, pid, budget_s, stop, &status);
+	ready = snapshot_wait_ready(tmp, pid, budget_s, quiet_s, stop, &status, &silent);
 	info->boot_s = now_mono() - t0;
 	if (ready < 0 && *stop) {
 		remove_tree(tmp);
 		return -1;
 	}
 	if (ready <= 0) {
-		char *con, *why;
+		char *con, *why, how[64] = "ended";
 
+		if (silent)
+			snprintf(how, sizeof(how), "went silent for %d s", quiet_s);
+		else if (ready)
+			snprintf(how, sizeof(how), "did not get there in its boot budget");
 		fprintf(stderr, "error: snapshot: the guest %s before its save point (see %s/console.log)\n",
-			ready ? "did not get there in its boot budget" : "ended", tmp);
+			how, tmp);
 		/* init's own reason: a kernel report while booting (vm-images/guest/init) */
 		snprintf(p, sizeof(p), "%s/console.log", tmp);
 		con = read_file(p, NULL);

@@ -16,14 +16,22 @@ struct snapshot_info {
 	long long bytes;	/* the state file's size */
 };
 /*
- * Boots q as QR_SAVE in DIR.tmp.PID, waits (budget_s) for the guest's
- * "ready" on htab.ret, migrates it into DIR.tmp.PID/state over QMP, quits
- * QEMU and renames the directory to dir. 0 ok; -1 with a one-line error
- * on stderr naming the console to read, or silently once *stop is set
- * (QEMU killed, nothing left).
+ * Boots q as QR_SAVE in DIR.tmp.PID, waits (budget_s, and no longer than
+ * quiet_s of a silent console, 0: no such limit; cell_plan.h save_quiet_s)
+ * for the guest's "ready" on htab.ret, migrates it into DIR.tmp.PID/state
+ * over QMP, quits QEMU and renames the directory to dir. 0 ok; -1 with a
+ * one-line error on stderr naming the console to read, or silently once
+ * *stop is set (QEMU killed, nothing left).
  */
 int snapshot_save(const struct qemu_cfg *q, const char *key, const char *dir, int budget_s,
-		  const volatile sig_atomic_t *stop, struct snapshot_info *info);
+		  int quiet_s, const volatile sig_atomic_t *stop, struct snapshot_info *info);
+/*
+ * snapshot_save's wait: polls DIR/exit_status for the guest's "ready" (1),
+ * QEMU's end (0, *st its status), budget_s, quiet_s (0: none) without
+ * DIR/console.log growing (*silent set) or *stop (-1: QEMU's group killed).
+ */
+int snapshot_wait_ready(const char *dir, pid_t pid, int budget_s, int quiet_s,
+			const volatile sig_atomic_t *stop, int *st, bool *silent);
 /* The FIFO QEMU's htab.ctl chardev opens (LOGDIR/ctl), made before QEMU starts. 0 ok. */
 int snapshot_ctl_make(const char *log_dir);
 /*

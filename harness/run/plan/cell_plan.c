@@ -61,11 +61,12 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	 * the first line, 11 s of initcalls); a stalled one (every vCPU in
 	 * asm_exc_int3, or silent after "tsc: Unable to calibrate") is booted
 	 * again (verdict_boot_retry), so it waits half the boot budget, not
-	 * the whole quiet budget (264 s at 48 vCPUs).
+	 * the whole quiet budget (264 s at 48 vCPUs). A save boot is not a
+	 * cell: --timeout does not shorten its limit (snapshot_save).
 	 */
-	p->boot_quiet_s = tcg && boot / 2 > 60 ? boot / 2 : tcg ? 60 : p->quiet_s;
-	if (p->boot_quiet_s > p->quiet_s)
-		p->boot_quiet_s = p->quiet_s;
+	p->save_quiet_s = tcg && boot / 2 > 60 ? boot / 2 : tcg ? 60 : 0;
+	p->boot_quiet_s = p->save_quiet_s && p->save_quiet_s < p->quiet_s ? p->save_quiet_s
+									  : p->quiet_s;
 }
 
 /*
