@@ -5,11 +5,12 @@
 # repeat k), so a drift of the host's speed falls on both sides alike; then
 # each side's shards are joined into OUT/NAME-vN (`htab-torture merge`).
 # Lines of a shard's stderr matching $AB_NOTE (an ERE) are echoed.
-# AB_BOOT_PER_REPEAT=1: repeat k also gets `--boot-opt htab_ab.boot=k` (a
-# module parameter of no module: the kernel ignores it), so a restored side
-# restores a snapshot of its own boot per repeat. Without it every repeat of
-# a side restores one snapshot: one boot's layout (KASLR, per-CPU areas),
-# which a comparison of two sides then takes for the sides' difference.
+# AB_BOOT_PER_REPEAT=1: `--restore-boots REPS` (restored sides only: run
+# refuses it with --restore off), so each repeat of a restored
+# side restores a boot of its own. Without it every repeat of a side restores
+# one snapshot: one boot's layout (KASLR, per-CPU areas), which a comparison
+# of two sides then takes for the sides' difference (2026-12-07's A/B used
+# `--boot-opt htab_ab.boot=k`, the same thing before the option existed).
 # Needs $ht (the htab-torture binary). Exit status 2 on a usage or setup error.
 ab_interleave() {
 	ab_interleave_sides "$1" "$2" "$3" 2 "${@:4}"
@@ -22,6 +23,7 @@ ab_interleave_sides() {
 	local out=$1 reps=$2 cpus=$3 nsides=$4
 	shift 4
 	local names=() optv=() n k i r t0 rc shards per=()
+	[ -z "${AB_BOOT_PER_REPEAT:-}" ] || per=(--restore-boots "$reps")
 	case $reps in '' | *[!0-9]* | 0 | 1) echo "ab: $reps repeats: an integer >= 2" >&2; return 2 ;; esac
 	for i in $(seq 1 "$nsides"); do
 		names+=("$1")
@@ -30,7 +32,6 @@ ab_interleave_sides() {
 	done
 	for n in $cpus; do
 		for k in $(seq 1 "$reps"); do
-			[ -z "${AB_BOOT_PER_REPEAT:-}" ] || per=(--boot-opt "htab_ab.boot=$k")
 			for i in "${!names[@]}"; do
 				r=$out/${names[i]}-v$n-s$k
 				echo "=== ${names[i]}, $n vCPUs, repeat $k of $reps ($(date -u +%T) UTC, load $(cut -d' ' -f1 /proc/loadavg))"

@@ -229,8 +229,9 @@ void cmp_print(FILE *f, const struct cmp_result *res)
 	if (shared)
 		fprintf(f, "(in N boots) repeats of one boot (a restored snapshot, a shared boot) share "
 			"its layout (KASLR, per-CPU areas): the spread leaves out what varies between "
-			"boots, so a difference may be two boots'; --restore off --boot-per-cell gives "
-			"each repeat its own (bench/RESULTS.md, \"Why update p50 moved\").\n");
+			"boots, so a difference may be two boots'; --restore-boots N spreads repeats over "
+			"N boots, --restore off --boot-per-cell gives each its own (bench/RESULTS.md, "
+			"\"Why update p50 moved\").\n");
 	if (res->tcg)
 		fprintf(f, "(tcg: emulated) vCPUs are host threads on this machine's cores: "
 			"ratios are this host's, not real hardware's.\n");

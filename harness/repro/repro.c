@@ -377,6 +377,10 @@ static int run_args(struct repro *r)
 		err |= strv_push(a, !strcmp(jstr(c, "boot_path"), "pvh") ? "--pvh=auto" : "--pvh=off");
 		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"
 										  : "--restore=off");
+		/* --restore-boots N when the run spread its repeats over N saved boots. */
+		if (json_integer_value(json_object_get(json_object_get(c, "restore"), "boots")) > 1)
+			err |= strv_pushf(a, "--restore-boots=%lld", (long long)json_integer_value(
+				json_object_get(json_object_get(c, "restore"), "boots")));
 		mp = json_object_get(c, "boot_opts");
 		for (i = 0; i < json_array_size(mp); i++)
 			err |= strv_pushf(a, "--boot-opt=%s", json_string_value(json_array_get(mp, i)));

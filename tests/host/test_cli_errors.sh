@@ -31,6 +31,10 @@ check "--restore on: there is no guest to save with --target host" run --cpus 2 
 	--target host --out "$d"
 check "--sanitizers 'yes': must be on or off" run --cpus 2 --sanitizers yes --out "$d"
 check "--guest-mem '128': must be auto or MB, an integer 256..1048576" run --cpus 2 --guest-mem 128 --out "$d"
+check "--restore-boots '0': must be an integer 1..64" run --cpus 2 --restore-boots 0 --out "$d"
+check "--restore-boots '65': must be an integer 1..64" run --cpus 2 --restore-boots 65 --out "$d"
+check "--restore-boots 2: only restored guests share boots" run --cpus 2 --restore-boots 2 --restore off \
+	--out "$d"
 check "--guest-mem '2G': must be auto or MB" run --cpus 2 --guest-mem 2G --out "$d"
 check "--guest-mem 1024: there is no guest with --target host" run --cpus 2 --guest-mem 1024 \
 	--target host --out "$d"

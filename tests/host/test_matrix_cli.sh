@@ -74,6 +74,19 @@ expect_eq "--guest-mem 1000 RAM" "$(mem "$gm")" $(( $(mem "$plain") - 576 + 1000
 auto=$("$HT" run --cpus 2 --restore on --boot-per-cell --bpftrace-preattach off --guest-mem auto \
 	--out "$d/rr" --dry-run) || fail "--guest-mem auto dry run"
 expect_eq "--guest-mem auto is the default" "$auto" "$plain"
+# --restore-boots N: repeat r restores saved boot r mod N (htab.boot=K, K > 0,
+# a snapshot of its own); 1 is the default.
+rb=$("$HT" run --cpus 2 --repeat 3 --restore-boots 2 --boot-per-cell --out "$d/rr" --dry-run) ||
+	fail "--restore-boots dry run"
+expect_eq "--restore-boots 2: htab.boot= per repeat" "$(grep -o 'htab.boot=[0-9]*' <<< "$rb" | paste -sd, -)" \
+	htab.boot=1
+mapfile -t st < <(grep -o " 3< [^ ]*" <<< "$rb")
+expect_eq "--restore-boots 2: three restores" "${#st[@]}" 3
+[ "${st[0]}" = "${st[2]}" ] && [ "${st[0]}" != "${st[1]}" ] ||
+	fail "--restore-boots 2: repeats 0 and 2 restore one boot, 1 another: ${st[*]}"
+expect_eq "--restore-boots 1 is the default" \
+	"$("$HT" run --cpus 2 --repeat 3 --restore-boots 1 --boot-per-cell --out "$d/rr" --dry-run)" \
+	"$("$HT" run --cpus 2 --repeat 3 --boot-per-cell --out "$d/rr" --dry-run)"
 ram() { mem "$("$HT" run --restore on --boot-per-cell --bpftrace-preattach off --out "$d/rr" --dry-run "$@")"; }
 expect_eq "the formula stops growing at 32 vCPUs" "$(ram --cpus 96)" "$(ram --cpus 32)"
 expect_eq "the vm noise's workers on top (24 x 64 MB at 96 vCPUs)" "$(ram --cpus 96 --noise vm)" \

@@ -91,6 +91,13 @@ jq '.guest_mem = 1536' "$c/cell.json" > "$d/gm.json" && cp "$c/cell.json" "$d/ce
 [[ $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ') == *"--lpj=off --guest-mem=1536 --pvh=off"* ]] ||
 	fail "repro of a --guest-mem 1536 cell: $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ')"
 mv "$d/cell.auto.json" "$c/cell.json"
+# A restored cell of a run with --restore-boots 3: its repro spreads its runs over 3 boots too.
+jq '.restore = {snapshot: "0123456789abcdef", boot: 1, boots: 3}' "$c/cell.json" > "$d/rb.json" &&
+	cp "$c/cell.json" "$d/cell.own.json" && mv "$d/rb.json" "$c/cell.json"
+"$HT" repro "$c" -o "$d/rb.sh" > /dev/null || fail "repro of a --restore-boots cell: exit $?"
+[[ $(var RUN_ARGS "$d/rb.sh" | tr '\n' ' ') == *"--restore=on --restore-boots=3 "* ]] ||
+	fail "repro of a --restore-boots 3 cell: $(var RUN_ARGS "$d/rb.sh" | tr '\n' ' ')"
+mv "$d/cell.own.json" "$c/cell.json"
 
 # The script: its own usage errors, then a file it names that is gone. Exit 2, nothing run.
 script_error() {	# WANT ARGS...: the script exits 2 saying WANT

@@ -105,6 +105,11 @@ const struct kernel_res *kernel_find(const struct run_ctx *c, const char *label)
 	return NULL;
 }
 
+int cell_plan_boot_index(const struct run_ctx *c, int repeat)
+{
+	return c->o->restore && c->o->restore_boots > 1 ? repeat % c->o->restore_boots : 0;
+}
+
 /* The QEMU configuration of a planned cell booting on its own. */
 static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q)
 {
@@ -117,6 +122,7 @@ static void plan_qemu_cfg(const struct run_ctx *c, const struct cell_plan *p, st
 		.kernel_image = p->k->boot_image[0] ? p->k->boot_image : p->k->image,
 		.initrd = p->k->initrd, .lpj = p->k->lpj, .boot_opts = &c->o->boot_opts,
 		.restore = p->restored ? QR_RESTORE : QR_NONE,
+		.boot_index = cell_plan_boot_index(c, p->repeat),
 		.observe = c->observe,
 	};
 }
@@ -163,9 +169,13 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 		p->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
 	map_shape_of_cell(c->o, pc->ax, &p->map);
 	map_bytes = map_footprint_bytes(&p->map, pc->vcpus);
+	/* Cells share a boot of the same guest: kernel, vCPUs, RAM, and the saved boot (if not 0). */
 	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus,
 		 guest_mem_mb(c->o->guest_mem_mb, pc->vcpus, map_bytes, noise_mem_mb(np, pc->vcpus)) +
 		 (c->observe && c->o->restore ? OBSERVE_MEM_MB : 0));
+	if (cell_plan_boot_index(c, pc->repeat))
+		snprintf(p->group + strlen(p->group), sizeof(p->group) - strlen(p->group), "/b%d",
+			 cell_plan_boot_index(c, pc->repeat));
 	p->k = kernel_find(c, pc->kernel);
 	snprintf(p->id, sizeof(p->id), "%s", pc->id);
 	if (!p->k || !np)

@@ -72,6 +72,8 @@ int cell_plan_boot_argv(const struct run_ctx *c, const struct cell_plan *p, cons
  * and in *q the QEMU configuration that saves it. malloc'd; NULL on failure.
  */
 char *cell_plan_snapshot_key(const struct run_ctx *c, const struct cell_plan *p, struct qemu_cfg *q);
+/* --restore-boots N: the saved boot repeat restores (repeat mod N), 0 with one or when booting. */
+int cell_plan_boot_index(const struct run_ctx *c, int repeat);
 /* The saved guest a boot of p starts from (QEMU_STATE_FD), NULL when p boots. */
 static inline const char *cell_plan_state(const struct cell_plan *p)
 {

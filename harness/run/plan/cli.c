@@ -71,7 +71,7 @@ enum {
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
 	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO, OPT_SANITIZERS,
-	OPT_BPFTRACE_AOT, OPT_BPFTRACE_PREATTACH, OPT_GUEST_MEM,
+	OPT_BPFTRACE_AOT, OPT_BPFTRACE_PREATTACH, OPT_GUEST_MEM, OPT_RESTORE_BOOTS,
 };
 
 #define AXES_GROUP "matrix (each a comma list; cells are every combination)"
@@ -185,6 +185,11 @@ static const struct opt_spec run_opts_table[] = {
 	  "and restore that instead of booting (fresh random state and clock\n"
 	  "each time); cached in vm-images/out/snapshots/ (default with guests).\n"
 	  "off: boot every guest (the default with --target host)" },
+	{ "restore-boots", OPT_RESTORE_BOOTS, "N", GUEST_GROUP,
+	  "with --restore on: save each guest from N boots (htab.boot=K) and\n"
+	  "restore boot r mod N for repeat r, so repeats sample N boots' layouts\n"
+	  "(KASLR, per-CPU areas), not one (compare: \"N PASS in M boots\");\n"
+	  "1..64, default 1" },
 	{ "tasks-per-cpu", OPT_TASKS_PER_CPU, "N", GUEST_GROUP,
 	  "with --callers ...+task: user-space tasks a vCPU calling the map\n"
 	  "(module tasks_per_cpu=N, " HT_PARAM_RANGE_STR(tasks_per_cpu) "; default "
@@ -855,6 +860,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 	case OPT_BPFTRACE_PREATTACH:
 		o->bt_preattach_given = true;
 		return parse_either("--bpftrace-preattach", arg, "on", "off", "on", &o->bt_preattach);
+	case OPT_RESTORE_BOOTS:
+		return parse_int("--restore-boots", arg, 1, MAX_RESTORE_BOOTS, &o->restore_boots);
 	case OPT_RESTORE:
 		o->restore_given = true;
 		return parse_either("--restore", arg, "on", "off", "on", &o->restore);
@@ -1176,6 +1183,11 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 		o->restore = !o->target_host;
 	if (o->restore && o->target_host) {
 		fprintf(stderr, "error: --restore on: there is no guest to save with --target host (valid: --restore off)\n");
+		return 2;
+	}
+	if (o->restore_boots > 1 && !o->restore) {
+		fprintf(stderr, "error: --restore-boots %d: only restored guests share boots (valid: with --restore on, the default in guests; booted cells are a boot each)\n",
+			o->restore_boots);
 		return 2;
 	}
 	/* Restored guests start with their observers live unless told otherwise. */

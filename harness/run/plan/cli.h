@@ -12,6 +12,7 @@
 #define MIN_DURATION_S ((HT_PARAM_MIN(duration_ms) + 999) / 1000)
 #define MAX_DURATION_S (HT_PARAM_MAX(duration_ms) / 1000)
 /* --guest-mem MB: the bounds the option takes (256 MB to 1 TiB) */
+#define MAX_RESTORE_BOOTS 64
 #define MIN_GUEST_MEM_MB 256
 #define MAX_GUEST_MEM_MB 1048576
 #define DEFAULT_CRASH_GRACE_S 10
@@ -63,6 +64,7 @@ struct run_opts {
 	int guest_mem_mb;		/* --guest-mem: RAM before the map's and noise's share; 0 (auto): qemu_mem_mb */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */
+	int restore_boots;		/* --restore-boots: boots a restored guest is saved from; 0: one */
 	bool debug_info;		/* --debug-info on: variants with line tables (decode.h) */
 	bool sanitizers;		/* --sanitizers on: variants with KASAN & co and line tables */
 	struct strv boot_opts;		/* --boot-opt: words appended to the kernel command line */

@@ -98,7 +98,7 @@ static int add_lifecycle(struct strv *a)
 static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 {
 	struct guest_detectors d;
-	char detectors[96] = "", lpj[32] = "", *extra;
+	char detectors[96] = "", lpj[32] = "", boot[24] = "", *extra;
 	const char *group;
 	size_t len = 1;
 	int r = 0;
@@ -153,11 +153,14 @@ static int add_kernel(struct strv *a, const struct qemu_cfg *c)
 	}
 	/* A saved guest's command line serves every restore: its group comes on htab.ctl. */
 	group = c->restore == QR_NONE ? c->group : NULL;
+	/* htab.boot=K: a boot of its own, so a snapshot (key) of its own; init ignores it. */
+	if (c->boot_index > 0)
+		snprintf(boot, sizeof(boot), " htab.boot=%d", c->boot_index);
 	r |= strv_pushf(a, "console=ttyS0 panic=-1 panic_on_warn=0 quiet loglevel=5 no_timer_check "
-			"%s%s%shtab.runner=%s%s%s%s%s%s%s",
+			"%s%s%shtab.runner=%s%s%s%s%s%s%s%s",
 			c->accel == ACCEL_TCG ? "clocksource=tsc tsc=reliable " : "", detectors, lpj,
 			c->runner, group ? " htab.group=" : "", group ? group : "",
-			c->restore != QR_NONE ? " htab.restore=1" : "",
+			c->restore != QR_NONE ? " htab.restore=1" : "", boot,
 			observes(c) ? " htab.observe=" : "", observes(c) ? c->observe : "", extra);
 	free(extra);
 	return r;

@@ -20,6 +20,7 @@ struct qemu_cfg {
 	long long map_bytes;		/* the cell's map footprint (guest_mem.h); 0: none */
 	int noise_mb;			/* what the cell's noise maps (noise.h noise_mem_mb); 0: none */
 	int mem_base_mb;		/* --guest-mem: guest RAM before the map's and noise's share; 0: qemu_mem_mb */
+	int boot_index;			/* --restore-boots: which saved boot (htab.boot=K when K > 0) */
 	long lpj;			/* lpj= on the command line (run/plan/lpj.h); 0: none */
 	const struct strv *boot_opts;	/* --boot-opt words, appended last; NULL: none */
 	/*

@@ -338,10 +338,10 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 
 /*
  * --restore on: the saved guest this cell's QEMU started from (its
- * directory's name, info.json: when it was saved, its boot, its save, its
- * size); null for a boot.
+ * directory's name, which of --restore-boots' boots, info.json: when it was
+ * saved, its boot, its save, its size); null for a boot.
  */
-static json_t *restore_json(const struct cell *cell)
+static json_t *restore_json(const struct run_ctx *c, const struct cell *cell)
 {
 	char p[PATH_MAX + 16];
 	const char *name = strrchr(cell->p->snap_dir, '/');
@@ -351,7 +351,10 @@ static json_t *restore_json(const struct cell *cell)
 		return json_null();
 	snprintf(p, sizeof(p), "%s/info.json", cell->p->snap_dir);
 	info = json_load_file(p, 0, NULL);
-	o = json_pack("{s:s}", "snapshot", name ? name + 1 : cell->p->snap_dir);
+	/* --restore-boots: which of the guest's saved boots, of how many */
+	o = json_pack("{s:s, s:i, s:i}", "snapshot", name ? name + 1 : cell->p->snap_dir, "boot",
+		      cell_plan_boot_index(c, cell->p->repeat),
+		      "boots", c->o->restore_boots > 1 ? c->o->restore_boots : 1);
 	if (json_is_object(info))
 		json_object_update(o, info);
 	json_decref(info);
@@ -374,7 +377,7 @@ static void add_boot_setup(const struct run_ctx *c, const struct cell *cell, jso
 		"value", cell->p->k->lpj > 0 ? json_integer(cell->p->k->lpj) : json_null(),
 		"source", cell->p->k->lpj_source ? cell->p->k->lpj_source : "off"));
 	json_object_set_new(j, "boot_opts", strv_json(&c->o->boot_opts));
-	json_object_set_new(j, "restore", restore_json(cell));
+	json_object_set_new(j, "restore", restore_json(c, cell));
 	json_object_set_new(j, "debug_info", json_boolean(run_opts_flavour(c->o) != NULL));
 	json_object_set_new(j, "build_flavour", run_opts_flavour(c->o) ?
 			    json_string(run_opts_flavour(c->o)) : json_null());
