@@ -15,7 +15,8 @@
 #    new save, a PASS then a panic in one restored boot, classified as in a
 #    cold one, the group's next cell on a fresh restore.
 # 3. A snapshot whose key no longer matches is saved again (and used).
-# 4. A guest the kernel tainted before the save point (taint 512 from
+# 4. --restore-boots 2: the second repeat restores a second saved boot.
+# 5. A guest the kernel tainted before the save point (taint 512 from
 #    sysctl.kernel.tainted=512 on its command line, as a WARN or a TCG
 #    soft lockup while booting leaves it) is not saved: the run says why
 #    and stops with exit 2 after the retry, nothing in the cache, no cell
@@ -101,6 +102,26 @@ expect_eq "stale: exit" "$rc" 0
 expect_eq "stale: saved again" "$(grep -c "^snapshot $snap: saved (boot" "$r.err")" 1
 grep -q stale "$d/cache/$snap/key" && fail "stale: the old key is still there"
 expect_eq "stale: restored from it" "$(jq -r .restore.snapshot "$r"/v2-*/cell.json)" "$snap"
+
+# --restore-boots 2: repeat 0 restores boot 0 (the snapshot above), repeat 1
+# a second boot saved with htab.boot=1; compare sees two boots, no note.
+r=$d/boots
+"$HT" run --cpus 2 --kernel fixed --repeat 2 --restore-boots 2 --boot-per-cell --restore on --bpftrace none \
+	--duration 1 --out "$r" > "$r.out" 2> "$r.err"
+rc=$?
+cat "$r.err"
+expect_eq "boots: exit" "$rc" 0
+expect_eq "boots: one more save" "$(grep -c '^snapshot [0-9a-f]*: saved (boot' "$r.err")" 1
+cell_dir c0 "$r" repeat=0
+cell_dir c1 "$r" repeat=1
+expect_eq "boots: repeat 0" "$(jq -c '[.verdict, .restore.snapshot, .restore.boot, .restore.boots]' "$c0/cell.json")" \
+	"[\"PASS\",\"$snap\",0,2]"
+expect_eq "boots: repeat 1" "$(jq -c '[.verdict, .restore.boot, .restore.boots]' "$c1/cell.json")" '["PASS",1,2]'
+[ "$(jq -r .restore.snapshot "$c1/cell.json")" != "$snap" ] || fail "boots: repeat 1 restored boot 0"
+grep -q 'htab.boot=1' "$c1/qemu.argv" || fail "boots: no htab.boot=1 in $c1/qemu.argv"
+grep -q 'htab.boot=' "$c0/qemu.argv" && fail "boots: htab.boot= in boot 0's $c0/qemu.argv"
+out=$("$HT" compare "$r" "$r") || fail "boots: compare exited $?"
+[[ $out == *"(in N boots)"* ]] && fail "boots: compare says the repeats shared a boot: $out"
 
 r=$d/tainted
 HTAB_SNAPSHOT_CACHE=$d/cache-tainted "$HT" run --cpus 2 --kernel fixed --restore on --bpftrace none \
