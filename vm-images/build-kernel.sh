@@ -221,7 +221,7 @@ cached() {
 		[ "$(cat "$tree/.htab-hash" 2>/dev/null)" = "$hash" ]
 }
 # A finished build is answered without its lock: a variant seeded from
-# this tree holds it while it copies the tree (~20 s).
+# this tree holds it while it copies the tree (~4 s).
 if cached; then
 	msg "cached: $out"
 	result
@@ -283,9 +283,21 @@ if [ ! -f "$tree/.htab-tree" ]; then
 		# hard links to the pristine copy again; objects are real copies.
 		how="seeded from tree-$SEED_TREE"
 		msg "creating $tree from $seed"
+		# The seed's sources that are the pristine copy's (the same inode) are
+		# linked from it like a cold tree's (cp -al: 1.4 s); what the seed
+		# holds of its own (objects, generated files, patched sources: ~5000
+		# of 83000 files), its directories and symlinks are copied. rsync
+		# --link-dest over the whole seed compared every file and took 11.4 s.
 		(
 			flock 7
-			rsync -a --link-dest="$src/" "$seed/" "$tree.tmp/"
+			cp -al "$src" "$tree.tmp"
+			rm -f "$tree.tmp/.htab-extracted"
+			{
+				(cd "$seed" && find . \( -type d -o -type l \) -print)
+				awk -F'\t' 'NR == FNR { ino[$2] = $1; next } ino[$2] != $1 { print $2 }' \
+					<(cd "$src" && find . -type f -printf '%i\t%p\n') \
+					<(cd "$seed" && find . -type f -printf '%i\t%p\n')
+			} | rsync -a --files-from=- "$seed/" "$tree.tmp/"
 		) 7> "$build/.lock-$SEED_TREE"
 		rm -f "$tree.tmp/.htab-hash" "$tree.tmp/.htab-build.log"
 		# Kbuild's own records are relative, but objtool's (tools/ build)
