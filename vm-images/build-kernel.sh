@@ -373,15 +373,33 @@ CONFIG_LOCALVERSION="$localversion"
 # CONFIG_LOCALVERSION_AUTO is not set
 EOF
 [ -f "$tree/.config" ] && cp -p "$tree/.config" "$tree/.config.htab-old"
-(
-	cd "$tree"
-	nice -n "$nice_lvl" scripts/kconfig/merge_config.sh -n \
-		"${frag_files[@]}" .htab-localversion.config
-	nice -n "$nice_lvl" make -s olddefconfig
-) > "$tree/.htab-config.log" 2>&1 || {
-	tail -20 "$tree/.htab-config.log" >&2
-	die "configuration failed (log: $tree/.htab-config.log)"
-}
+# .htab-config.key: what the tree's .config was made from, but for its name.
+# The same (this tree's last build, or the seed's the tree was copied from,
+# which has the variant's fragments): only CONFIG_LOCALVERSION, a string no
+# other symbol depends on, can differ, and it is set in place. Kconfig (11-12
+# s a seeded variant: merge_config.sh 6.4 s, olddefconfig 4.9 s) runs when
+# the fragments or the source changed.
+config_key=$(
+	echo "source $src_pkg $srcver"
+	for f in "${frag_files[@]}"; do echo "fragment $(basename "$f")"; cat "$f"; done
+)
+config_key=$(printf '%s\n' "$config_key" | sha256sum | cut -c1-64)
+if [ -f "$tree/.config" ] && [ "$(cat "$tree/.htab-config.key" 2>/dev/null)" = "$config_key" ]; then
+	sed -i "s/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION=\"$localversion\"/" "$tree/.config"
+	echo "configured as the tree's last build, named $localversion" > "$tree/.htab-config.log"
+else
+	rm -f "$tree/.htab-config.key"
+	(
+		cd "$tree"
+		nice -n "$nice_lvl" scripts/kconfig/merge_config.sh -n \
+			"${frag_files[@]}" .htab-localversion.config
+		nice -n "$nice_lvl" make -s olddefconfig
+	) > "$tree/.htab-config.log" 2>&1 || {
+		tail -20 "$tree/.htab-config.log" >&2
+		die "configuration failed (log: $tree/.htab-config.log)"
+	}
+	echo "$config_key" > "$tree/.htab-config.key"
+fi
 if [ -f "$tree/.config.htab-old" ] && cmp -s "$tree/.config" "$tree/.config.htab-old"; then
 	# Unchanged: keep the old mtime, so make skips syncconfig.
 	mv "$tree/.config.htab-old" "$tree/.config"
