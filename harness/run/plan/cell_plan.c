@@ -144,7 +144,6 @@ static int plan_snapshot(const struct run_ctx *c, struct cell_plan *p)
 	char cache[PATH_MAX], *key;
 	struct qemu_cfg q;
 
-	p->restored = true;
 	key = cell_plan_snapshot_key(c, p, &q);
 	if (!key)
 		return -1;
@@ -158,8 +157,9 @@ static int plan_snapshot(const struct run_ctx *c, struct cell_plan *p)
 int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct cell_plan *p)
 {
 	const struct noise_profile *np = noise_find(pc->noise);
+	int boot = cell_plan_boot_index(c, pc->repeat);
 	struct qemu_cfg q;
-	long long map_bytes;
+	int mem_mb;
 
 	memset(p, 0, sizeof(*p));
 	p->pc = pc;
@@ -168,14 +168,6 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 	for (int a = 0; a < AX_NR; a++)
 		p->ax[a] = pc->ax[a] || axes[a].null_default ? pc->ax[a] : axes[a].dflt;
 	map_shape_of_cell(c->o, pc->ax, &p->map);
-	map_bytes = map_footprint_bytes(&p->map, pc->vcpus);
-	/* Cells share a boot of the same guest: kernel, vCPUs, RAM, and the saved boot (if not 0). */
-	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus,
-		 guest_mem_mb(c->o->guest_mem_mb, pc->vcpus, map_bytes, noise_mem_mb(np, pc->vcpus)) +
-		 (c->observe && c->o->restore ? OBSERVE_MEM_MB : 0));
-	if (cell_plan_boot_index(c, pc->repeat))
-		snprintf(p->group + strlen(p->group), sizeof(p->group) - strlen(p->group), "/b%d",
-			 cell_plan_boot_index(c, pc->repeat));
 	p->k = kernel_find(c, pc->kernel);
 	snprintf(p->id, sizeof(p->id), "%s", pc->id);
 	if (!p->k || !np)
@@ -183,6 +175,13 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 	if (snprintf(p->dir, sizeof(p->dir), "%s/%s", c->out, p->id) >=
 	    (int)sizeof(p->dir))
 		return -1;
+	p->restored = c->o->restore;	/* where the guest comes from: plan_snapshot below */
+	plan_qemu_cfg(c, p, &q);
+	mem_mb = qemu_cfg_mem_mb(&q);	/* the -m of its command line */
+	/* Cells share a boot of the same guest: kernel, vCPUs, RAM, and the saved boot (if not 0). */
+	snprintf(p->group, sizeof(p->group), "%s/%d/%d", pc->kernel, pc->vcpus, mem_mb);
+	if (boot)
+		snprintf(p->group + strlen(p->group), sizeof(p->group) - strlen(p->group), "/b%d", boot);
 	cell_plan_timeouts(c, p);
 	p->crash_grace_s = c->o->crash_grace_s;
 	p->noise_cmd = noise_cmd(np, p->vcpus, p->timeout_s);
@@ -198,11 +197,9 @@ int cell_plan_make(const struct run_ctx *c, const struct plan_cell *pc, struct c
 	guest_detectors(c->accel, p->vcpus, c->host_cpus, &p->detectors);
 	if (c->o->restore && plan_snapshot(c, p))
 		return -1;
-	plan_qemu_cfg(c, p, &q);
-	p->mem_mb = qemu_cfg_mem_mb(&q);
+	p->mem_mb = mem_mb;
 	return qemu_argv_build(&q, &p->argv);
 }
-
 
 int cell_plan_boot_argv(const struct run_ctx *c, const struct cell_plan *p, const char *name,
 			struct strv *argv)
