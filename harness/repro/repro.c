@@ -293,6 +293,7 @@ static int run_args(struct repro *r)
 	char buf[256], key[64];
 	struct strv given = { 0 };
 	size_t i;
+	long long boots;
 	int err = 0;
 
 	if (r->host)
@@ -378,9 +379,9 @@ static int run_args(struct repro *r)
 		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"
 										  : "--restore=off");
 		/* --restore-boots N when the run spread its repeats over N saved boots. */
-		if (json_integer_value(json_object_get(json_object_get(c, "restore"), "boots")) > 1)
-			err |= strv_pushf(a, "--restore-boots=%lld", (long long)json_integer_value(
-				json_object_get(json_object_get(c, "restore"), "boots")));
+		boots = json_integer_value(json_object_get(json_object_get(c, "restore"), "boots"));
+		if (boots > 1)
+			err |= strv_pushf(a, "--restore-boots=%lld", boots);
 		mp = json_object_get(c, "boot_opts");
 		for (i = 0; i < json_array_size(mp); i++)
 			err |= strv_pushf(a, "--boot-opt=%s", json_string_value(json_array_get(mp, i)));
