@@ -23,6 +23,12 @@ const struct noise_profile noise_profiles[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
+/* {H} and {Q}: half and a quarter of the vCPUs, at least one */
+static int half(int vcpus)
+{
+	return vcpus / 2 > 0 ? vcpus / 2 : 1;
+}
+
 static int quarter(int vcpus)
 {
 	return vcpus / 4 > 0 ? vcpus / 4 : 1;
@@ -59,7 +65,7 @@ void noise_print_table(FILE *f)
 
 char *noise_cmd(const struct noise_profile *p, int vcpus, int timeout_s)
 {
-	int h = vcpus / 2 > 0 ? vcpus / 2 : 1, q = quarter(vcpus);
+	int h = half(vcpus), q = quarter(vcpus);
 	struct strbuf out = STRBUF_INIT;
 
 	if (!p->args[0])
