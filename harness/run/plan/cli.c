@@ -177,7 +177,8 @@ static const struct opt_spec run_opts_table[] = {
 	{ "guest-mem", OPT_GUEST_MEM, "auto|MB", GUEST_GROUP,
 	  "the guest's RAM before the map's share (2 x its footprint), the noise's\n"
 	  "vm workers and the observers' copy: auto (default) 512 + 32 MB a vCPU up\n"
-	  "to 32 vCPUs (1536 MB), or MB (256..1048576; a smaller guest restores\n"
+	  "to 32 vCPUs (1536 MB), or MB (" HT_STR(MIN_GUEST_MEM_MB) ".." HT_STR(MAX_GUEST_MEM_MB)
+	  "; a smaller guest restores\n"
 	  "faster, bench/RESULTS.md)" },
 	{ "restore", OPT_RESTORE, "on|off", GUEST_GROUP,
 	  "on: boot each (kernel, vCPUs, guest RAM) once, save the guest once\n"
@@ -189,7 +190,7 @@ static const struct opt_spec run_opts_table[] = {
 	  "with --restore on: save each guest from N boots (htab.boot=K) and\n"
 	  "restore boot r mod N for repeat r, so repeats sample N boots' layouts\n"
 	  "(KASLR, per-CPU areas), not one (compare: \"N PASS in M boots\");\n"
-	  "1..64, default 1" },
+	  "1.." HT_STR(MAX_RESTORE_BOOTS) ", default 1" },
 	{ "tasks-per-cpu", OPT_TASKS_PER_CPU, "N", GUEST_GROUP,
 	  "with --callers ...+task: user-space tasks a vCPU calling the map\n"
 	  "(module tasks_per_cpu=N, " HT_PARAM_RANGE_STR(tasks_per_cpu) "; default "

@@ -11,8 +11,9 @@
 /* --duration: whole seconds the module's duration_ms takes (kmod/params.h) */
 #define MIN_DURATION_S ((HT_PARAM_MIN(duration_ms) + 999) / 1000)
 #define MAX_DURATION_S (HT_PARAM_MAX(duration_ms) / 1000)
-/* --guest-mem MB: the bounds the option takes (256 MB to 1 TiB) */
+/* --restore-boots N: the most saved boots of one guest */
 #define MAX_RESTORE_BOOTS 64
+/* --guest-mem MB: the bounds the option takes (256 MB to 1 TiB) */
 #define MIN_GUEST_MEM_MB 256
 #define MAX_GUEST_MEM_MB 1048576
 #define DEFAULT_CRASH_GRACE_S 10
