@@ -153,11 +153,9 @@ case " $(variant_lines "$vdir" | tr '\n' ' ') " in
 *" $line "*) ;;
 *) msg "variant $variant does not support line $line (its LINES: $(variant_lines "$vdir" | tr '\n' ' '))"; exit 2 ;;
 esac
-SOURCE_PKG='' SOURCE_TAR='' LINE_FRAGMENTS=''
+LINE_FRAGMENTS=''
 # shellcheck source=/dev/null
 . "$lines_dir/$line/line.conf"
-src_tar=${HTAB_KSRC_TAR:-$SOURCE_TAR}
-src_pkg=${HTAB_KSRC_PKG:-$SOURCE_PKG}
 
 DESCRIPTION='' FRAGMENTS='' PATCHES='' SEED_TREE='' LINES=''
 # shellcheck source=/dev/null
@@ -191,9 +189,9 @@ for p in $PATCHES; do
 	patch_files+=("$vdir/patches/$p")
 done
 
-srcver=$(dpkg-query -W -f='${Version}' "$src_pkg" 2>/dev/null) ||
-	die "package $src_pkg is not installed"
-[ -f "$src_tar" ] || die "no $src_tar (install $src_pkg: make deps)"
+srcinfo=$("$here/kernel-source.sh" info "$line") || exit 1
+eval "$srcinfo"
+src_pkg=$SRC_PKG srcver=$SRC_VER src=$SRC_DIR
 
 hash=$(
 	echo "recipe $RECIPE"
@@ -205,7 +203,6 @@ hash=$(
 )
 hash=$(printf '%s\n' "$hash" | sha256sum | cut -c1-64)
 h12=${hash:0:12}
-src=$build/src-$(printf '%s' "$srcver" | tr -c 'A-Za-z0-9.+-' '_')
 tree=$build/tree-$name
 out=$build/$name-$h12
 mkdir -p "$build"
@@ -243,17 +240,7 @@ t_start=$(now)
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- 1. pristine source, once ------------------------------------------------
-(
-	flock 8
-	if [ ! -f "$src/.htab-extracted" ]; then
-		msg "extracting $src_tar into $src"
-		rm -rf "$src.tmp" "$src"
-		mkdir -p "$src.tmp"
-		nice -n "$nice_lvl" tar -xJf "$src_tar" -C "$src.tmp" --strip-components=1
-		touch "$src.tmp/.htab-extracted"
-		mv "$src.tmp" "$src"
-	fi
-) 8> "$build/.lock-src"
+"$here/kernel-source.sh" extract "$line" > /dev/null || die "extracting the source of line $line failed"
 
 # --- 2. the build tree --------------------------------------------------------
 how=incremental
