@@ -376,6 +376,8 @@ static int run_args(struct repro *r)
 					  (long long)json_integer_value(json_object_get(c, "guest_mem")));
 		/* The path it booted by (a cell.json from before PVH: the bzImage). */
 		err |= strv_push(a, !strcmp(jstr(c, "boot_path"), "pvh") ? "--pvh=auto" : "--pvh=off");
+		/* ... and its decompressor (a cell.json from before lz4: Debian's). */
+		err |= strv_push(a, !strcmp(jstr(c, "boot_path"), "lz4") ? "--lz4=auto" : "--lz4=off");
 		err |= strv_push(a, json_is_object(json_object_get(c, "restore")) ? "--restore=on"
 										  : "--restore=off");
 		/* --restore-boots N when the run spread its repeats over N saved boots. */

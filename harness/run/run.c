@@ -21,6 +21,7 @@
 #include "run/plan/kernels.h"
 #include "run/plan/bt_aot.h"
 #include "run/plan/lpj.h"
+#include "run/plan/lz4.h"
 #include "run/plan/pvh.h"
 #include "run/plan/matrix.h"
 #include "run/plan/noise.h"
@@ -678,7 +679,7 @@ static void schedule(struct sched *s)
 }
 
 /*
- * The image QEMU boots (run/plan/pvh.h) and lpj= for it (run/plan/lpj.h): last, once
+ * The image QEMU boots (run/plan/pvh.h, lz4.h) and lpj= for it (run/plan/lpj.h): last, once
  * the run is known to go ahead, since an uncalibrated image costs a boot; a
  * dry run only reads the caches.
  */
@@ -686,6 +687,7 @@ static int resolve_lpj(struct run_ctx *c, bool dry_run)
 {
 	for (int i = 0; i < c->nkernels; i++)
 		if (pvh_resolve(c, &c->kernels[i], dry_run) ||
+		    lz4_resolve(c, &c->kernels[i], dry_run) ||
 		    lpj_resolve(c, &c->kernels[i], dry_run))
 			return -1;
 	return 0;

@@ -34,7 +34,7 @@ EOS
 chmod +x "$fake"
 export HTAB_QEMU=$fake FAKE_LOG=$d/calls
 over=$(( $(nproc) * 4 ))
-"$HT" run --cpus "$over" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --restore off --crash-grace 0 \
+"$HT" run --cpus "$over" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off --restore off --crash-grace 0 \
 	--out "$d/over" > "$d/over.out" 2> "$d/over.err"
 expect_eq "exit (CRASH)" "$?" 1
 expect_eq "boots" "$(paste -sd, "$d/calls")" boot,boot
@@ -54,7 +54,7 @@ expect_eq "summary holds the cell once" "$(jq '.cells | length' "$d/over/summary
 
 : > "$d/calls"
 n=$(nproc)
-"$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --restore off --crash-grace 0 \
+"$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off --restore off --crash-grace 0 \
 	--out "$d/fit" > "$d/fit.out" 2> "$d/fit.err"
 expect_eq "no overcommit: exit" "$?" 1
 expect_eq "no overcommit: boots" "$(paste -sd, "$d/calls")" boot
@@ -62,7 +62,7 @@ cell_dir c "$d/fit" vcpus="$n"
 expect_eq "no overcommit: boot_retried" "$(jq .boot_retried "$c/cell.json")" null
 
 : > "$d/calls"
-FAKE_SILENT=1 "$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --restore off \
+FAKE_SILENT=1 "$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off --restore off \
 	--timeout 10 --out "$d/silent" > "$d/silent.out" 2> "$d/silent.err"
 expect_eq "silent boot: exit (TIMEOUT)" "$?" 1
 expect_eq "silent boot: boots" "$(paste -sd, "$d/calls")" boot,boot

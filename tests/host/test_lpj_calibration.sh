@@ -29,7 +29,7 @@ chmod +x "$fake"
 export HTAB_QEMU=$fake HTAB_LPJ_CACHE=$d/cache FAKE_LOG=$d/calls
 run() {	# OUT ARGS...: the fake guests end without an exit status (CRASH): exit 1
 	local out=$1; shift
-	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --restore off --pvh off --out "$d/$out" "$@" \
+	"$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --restore off --pvh off --lz4 off --out "$d/$out" "$@" \
 		> "$d/$out.out" 2> "$d/$out.err"
 }
 

@@ -49,7 +49,7 @@ var() { bash -c ". <(sed '/^# The part of every repro script/q' \"\$2\") && prin
 expect_eq "EXPECT_VERDICT" "$(var EXPECT_VERDICT "$s")" CRASH
 expect_eq "RUNS" "$(var RUNS "$s")" 5
 expect_eq "RUN_ARGS" "$(var RUN_ARGS "$s" | tr '\n' ' ')" \
-	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --noise=none --accel=tcg --pvh=off --restore=off --boot-per-cell "
+	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --noise=none --accel=tcg --pvh=off --lz4=off --restore=off --boot-per-cell "
 
 # As a run leaves a cell of a shared boot: the boot's argv, the job, the manifest.
 boot=v2-full_update-distro-none-r0.1
@@ -84,11 +84,11 @@ expect_eq "RUNS" "$(var RUNS "$s")" 3
 expect_eq "ARGV" "$(var ARGV "$s")" "$(cat "$d/run/boots/$boot/qemu.argv")"
 expect_eq "INITRAMFS" "$(var INITRAMFS "$s")" "$d/initramfs.cpio.gz"
 expect_eq "RUN_ARGS" "$(var RUN_ARGS "$s" | tr '\n' ' ')" \
-	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --module=$d/htab_torture.ko --noise=none --duration=2 --modparam=selftest=oops --bpftrace=none --accel=tcg --crash-grace=10 --lpj=off --pvh=off --restore=off "
+	"--cpus=2 --workload=full_update --kernel=distro --kernel-image=$img --kernel-release=6.1.0-57-amd64 --module=$d/htab_torture.ko --noise=none --duration=2 --modparam=selftest=oops --bpftrace=none --accel=tcg --crash-grace=10 --lpj=off --pvh=off --lz4=off --restore=off "
 # A cell whose guest RAM --guest-mem gave: its repro gives it too.
 jq '.guest_mem = 1536' "$c/cell.json" > "$d/gm.json" && cp "$c/cell.json" "$d/cell.auto.json" && mv "$d/gm.json" "$c/cell.json"
 "$HT" repro "$c" -o "$d/gm.sh" > /dev/null || fail "repro of the --guest-mem cell: exit $?"
-[[ $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ') == *"--lpj=off --guest-mem=1536 --pvh=off"* ]] ||
+[[ $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ') == *"--lpj=off --guest-mem=1536 --pvh=off --lz4=off"* ]] ||
 	fail "repro of a --guest-mem 1536 cell: $(var RUN_ARGS "$d/gm.sh" | tr '\n' ' ')"
 mv "$d/cell.auto.json" "$c/cell.json"
 # A restored cell of a run with --restore-boots 3: its repro spreads its runs over 3 boots too.

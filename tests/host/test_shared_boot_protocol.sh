@@ -60,7 +60,7 @@ done
 EOS
 chmod +x "$fake"
 export HTAB_QEMU=$fake FAKE_LOG=$d/calls FAKE_MODULE=$ROOT/tests/fixtures/module/full_update_v2_tcg.json
-common=(--accel tcg --bpftrace none --duration 1 --lpj off --pvh off --restore off --crash-grace 0 --jobs 1)
+common=(--accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off --restore off --crash-grace 0 --jobs 1)
 base=v2-full_update-distro-none
 
 # 1. Three PASS cells, one boot; each console part holds its own job only.

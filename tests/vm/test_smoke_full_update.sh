@@ -42,3 +42,16 @@ expect_eq "host cpus recorded" "$(jq '.host.cpus' "$c")" "$(nproc)"
 expect_eq "host kernel recorded" "$(jq -r '.host.kernel' "$c")" "$(uname -r)"
 # Debian's kernel has BTF: the pop script runs in its fentry form (cheaper; bench/observer).
 expect_eq "pop script form" "$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$c")" fentry
+# Under TCG Debian's 6.1 image (XZ) boots as the same kernel with an LZ4
+# decompressor (--lz4 auto, the default); the guest's banner is the
+# shipped image's kernel_version (release, builder, version string).
+if [ "$(jq -r '.cells[0].accel' "$s")" = tcg ]; then
+	expect_eq "boot path" "$(jq -r .boot_path "$c")" lz4
+	img=$(jq -r .kernel_image "$c")
+	kv=$(dd if="$img" bs=1 skip=$(( $(od -An -t u2 -j 526 -N 2 "$img" | tr -d ' ') + 512 )) count=512 status=none |
+		tr '\0' '\n' | head -n 1)
+	banner=$(grep -o -m 1 'Linux version .*' "$(dirname "$c")/dmesg.txt")
+	[[ $banner == "Linux version ${kv%%) *}) ("*") ${kv#*) }" ]] ||
+		fail "the guest's banner '$banner' is not $img's '$kv'"
+	echo "ok: the guest runs $img's kernel ($kv)"
+fi

@@ -69,7 +69,7 @@ enum {
 	OPT_KERNEL_IMAGE = 0x100, OPT_KERNEL_RELEASE, OPT_KERNEL_TREE, OPT_JSON, OPT_MAP_TYPE,
 	OPT_PREALLOC, OPT_DRY_RUN, OPT_TEST_ACTION, OPT_MODPARAM, OPT_MODULE,
 	OPT_NOISE, OPT_JOBS, OPT_SHARD, OPT_PLAN_ONLY, OPT_TARGET, OPT_JOB_SCRIPT,
-	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_RESTORE,
+	OPT_FAULT, OPT_CRASH_GRACE, OPT_MAX_ENTRIES, OPT_VALUE_SIZE, OPT_COVERAGE, OPT_LPJ, OPT_BOOT_OPT, OPT_PVH, OPT_LZ4, OPT_RESTORE,
 	OPT_BOOT_PER_CELL, OPT_CELLS_PER_BOOT, OPT_CALLERS, OPT_TASKS_PER_CPU, OPT_DEBUG_INFO, OPT_SANITIZERS,
 	OPT_BPFTRACE_AOT, OPT_BPFTRACE_PREATTACH, OPT_GUEST_MEM, OPT_RESTORE_BOOTS,
 };
@@ -174,6 +174,11 @@ static const struct opt_spec run_opts_table[] = {
 	  "auto: under TCG boot the bzImage's uncompressed vmlinux through\n"
 	  "PVH where the kernel has the entry (vm-images/pvh-vmlinux.sh, cached\n"
 	  "in vm-images/out/pvh/); off (default): the bzImage" },
+	{ "lz4", OPT_LZ4, "auto|off", GUEST_GROUP,
+	  "auto (default): under TCG a Debian bzImage that decompresses itself\n"
+	  "slowly (6.1's XZ, ~3 s a boot) boots as the same kernel with an LZ4\n"
+	  "decompressor (vm-images/lz4-bzimage/, cached in vm-images/out/lz4/);\n"
+	  "off: as Debian ships it" },
 	{ "guest-mem", OPT_GUEST_MEM, "auto|MB", GUEST_GROUP,
 	  "the guest's RAM before the map's share (2 x its footprint), the noise's\n"
 	  "vm workers and the observers' copy: auto (default) 512 + 32 MB a vCPU up\n"
@@ -854,6 +859,8 @@ static int parse_one(struct run_opts *o, int c, const char *arg)
 		return parse_boot_opt(o, arg);
 	case OPT_PVH:
 		return parse_either("--pvh", arg, "auto", "off", "off", &o->pvh_off);
+	case OPT_LZ4:
+		return parse_either("--lz4", arg, "auto", "off", "off", &o->lz4_off);
 	case OPT_GUEST_MEM:
 		return parse_guest_mem(o, arg);
 	case OPT_BPFTRACE_AOT:

@@ -62,6 +62,7 @@ struct run_opts {
 	bool bt_preattach;		/* observers live in the snapshot: on by default with --restore on */
 	bool bt_preattach_given;	/* --bpftrace-preattach on|off was given */
 	bool pvh_off;			/* --pvh off: boot the bzImage (run/plan/pvh.h) */
+	bool lz4_off;			/* --lz4 off: Debian's bzImage as it is (run/plan/lz4.h) */
 	int guest_mem_mb;		/* --guest-mem: RAM before the map's and noise's share; 0 (auto): qemu_mem_mb */
 	bool restore;			/* restore saved guests (run/guest/snapshot.h): on by default in guests */
 	bool restore_given;		/* --restore on|off was given */

@@ -25,8 +25,8 @@ struct kernel_res {
 	char hash[72];			/* build-kernel.sh HASH of a variant, "" for distro */
 	char module[PATH_MAX];
 	char initrd[PATH_MAX];
-	char boot_image[PATH_MAX];	/* what QEMU boots: image, or its vmlinux (run/plan/pvh.h) */
-	const char *boot_path;		/* "pvh", "bzimage" or "host" */
+	char boot_image[PATH_MAX];	/* what QEMU boots: image, its vmlinux (run/plan/pvh.h) or LZ4 one (lz4.h) */
+	const char *boot_path;		/* "pvh", "lz4", "bzimage" or "host" */
 	long lpj;			/* preset on the command line (lpj=); 0: none */
 	const char *lpj_source;		/* "cache", "calibrated", "option", "off", "kvm" */
 	char snap_files[24];		/* --restore: the files' part of a snapshot key (run/guest/snapshot.h) */
