@@ -33,10 +33,7 @@ runs=()
 for n in $cpus; do runs+=("$out/bzimage-v$n" "$out/pvh-v$n" "$out/nokaslr-v$n"); done
 "$root/bench/boot_split.sh" "${runs[@]}"
 echo
-echo "boot paths (cell.json boot_path x cells):"
-for r in "${runs[@]}"; do
-	echo "  $(basename "$r"): $(jq -r '.boot_path' "$r"/*/cell.json | sort | uniq -c | awk '{ printf "%s x%s; ", $2, $1 }')"
-done
+ab_boot_paths "${runs[@]}"
 for n in $cpus; do
 	for pair in "bzimage pvh" "nokaslr pvh" "bzimage nokaslr"; do
 		read -r a b <<< "$pair"

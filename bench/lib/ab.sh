@@ -75,3 +75,13 @@ ab_engines() {
 		"$ht" compare "$out/$a-v$n" "$out/$b-v$n"
 	done
 }
+
+# ab_boot_paths RUN...: how each run's cells booted (cell.json boot_path:
+# bzimage, lz4, pvh) and how many, one line a run.
+ab_boot_paths() {
+	local r
+	echo "boot paths (cell.json boot_path x cells):"
+	for r in "$@"; do
+		echo "  $(basename "$r"): $(jq -r '.boot_path' "$r"/*/cell.json | sort | uniq -c | awk '{ printf "%s x%s; ", $2, $1 }')"
+	done
+}
