@@ -48,8 +48,7 @@ expect_eq "pop script form" "$(jq -r '.bpftrace.__pcpu_freelist_pop.form' "$c")"
 if [ "$(jq -r '.cells[0].accel' "$s")" = tcg ]; then
 	expect_eq "boot path" "$(jq -r .boot_path "$c")" lz4
 	img=$(jq -r .kernel_image "$c")
-	kv=$(dd if="$img" bs=1 skip=$(( $(od -An -t u2 -j 526 -N 2 "$img" | tr -d ' ') + 512 )) count=512 status=none |
-		tr '\0' '\n' | head -n 1)
+	kv=$("$ROOT/vm-images/bzimage-version.sh" "$img") || fail "no kernel_version in $img"
 	banner=$(grep -o -m 1 'Linux version .*' "$(dirname "$c")/dmesg.txt")
 	[[ $banner == "Linux version ${kv%%) *}) ("*") ${kv#*) }" ]] ||
 		fail "the guest's banner '$banner' is not $img's '$kv'"

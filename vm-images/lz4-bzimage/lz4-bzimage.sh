@@ -1,8 +1,9 @@
 #!/bin/bash
 # The same kernel in a bzImage that decompresses itself with LZ4: Debian's
 # 6.1 image is XZ-compressed and its decompressor takes ~3 s of every boot
-# under TCG (~0.4 s with LZ4; bench/RESULTS.md "Boot under TCG"). KASLR and
-# the boot protocol stay as they are: only arch/x86/boot is rebuilt.
+# under TCG (~0.4 s with LZ4; bench/RESULTS.md, "Debian's 6.1 kernel with an
+# LZ4 decompressor"). KASLR and the boot protocol stay as they are: only
+# arch/x86/boot is rebuilt.
 #
 # Usage: lz4-bzimage.sh LINE BZIMAGE CONFIG OUT
 # LINE is the kernel line whose Debian source (vm-images/kernel-source.sh)
@@ -19,8 +20,8 @@
 # ~25 s here (2 cores), plus the source's extraction the first time. One
 # rebuild per OUT at a time (OUT.lock): an OUT already written is kept.
 #
-# Exit: 0 OUT written; 3 nothing to gain (the payload is already LZ4, gzip
-# or LZO: fast to decompress) or the image is not one this can rebuild (no
+# Exit: 0 OUT written; 3 nothing to gain (the payload is already LZ4, gzip,
+# LZO or zstd: fast to decompress; Debian's 6.12 images are zstd) or the image is not one this can rebuild (no
 # ELF payload, not x86-64); 1 anything else failed (the message says what,
 # the make log is kept beside OUT as OUT.log); 2 usage.
 # Environment: HTAB_KBUILD (the work tree's parent, default vm-images/build),
@@ -70,8 +71,7 @@ total=$(stat -c %s "$work/payload")
 head -c "$elf_end" "$work/payload" > "$work/vmlinux"
 tail -c +$((elf_end + 1)) "$work/payload" > "$work/relocs"
 # The setup header's kernel_version: "RELEASE (BY@HOST) UTS_VERSION".
-kv_off=$(( $(od -An -t u2 -j 526 -N 2 "$img" | tr -d ' ') + 512 ))
-kv=$(dd if="$img" bs=1 skip="$kv_off" count=512 status=none | tr '\0' '\n' | head -n 1)
+kv=$("$vm/bzimage-version.sh" "$img") || die "$img: no kernel_version string"
 release=${kv%% *} rest=${kv#* (}
 byhost=${rest%%) *} utsversion=${rest#*) }
 [ -n "$release" ] && [ "$byhost" != "$rest" ] && [ "$utsversion" != "$rest" ] ||
@@ -111,8 +111,7 @@ HTAB_RELOCS=$work/relocs kmake --no-print-directory -f Makefile -f "$here/boot.m
 new=$tree/arch/x86/boot/bzImage
 [ "$("$vm/bzimage-payload.sh" "$new" "$work/check")" = lz4 ] || die "$new: its payload is not LZ4"
 cmp -s "$work/check" "$work/payload" || die "$new: its payload differs from $img's"
-kv2=$(dd if="$new" bs=1 skip=$(( $(od -An -t u2 -j 526 -N 2 "$new" | tr -d ' ') + 512 )) count=512 status=none |
-	tr '\0' '\n' | head -n 1)
+kv2=$("$vm/bzimage-version.sh" "$new") || die "$new: no kernel_version string"
 [ "$kv2" = "$kv" ] || die "$new: kernel_version '$kv2', not '$kv'"
 cp "$new" "$out.tmp.$$"
 mv "$out.tmp.$$" "$out"
