@@ -61,3 +61,28 @@ int qemu_regs_parse(const char *text, struct vcpu_regs *v, int max)
 	}
 	return n;
 }
+
+static bool spins_masked(const struct vcpu_regs *r)
+{
+	return !r->halted && !(r->flags & X86_EFLAGS_IF);
+}
+
+int qemu_regs_pile(const struct vcpu_regs *v, int n, unsigned long long *ip)
+{
+	int best = 0;
+
+	*ip = 0;
+	for (int i = 0; i < n; i++) {
+		int k = 0;
+
+		if (!spins_masked(&v[i]))
+			continue;
+		for (int j = 0; j < n; j++)
+			k += spins_masked(&v[j]) && v[j].ip == v[i].ip;
+		if (k > best || (k == best && v[i].ip < *ip)) {
+			best = k;
+			*ip = v[i].ip;
+		}
+	}
+	return best;
+}

@@ -24,4 +24,12 @@ struct vcpu_regs {
  * instruction pointer line, 0 for none.
  */
 int qemu_regs_parse(const char *text, struct vcpu_regs *v, int max);
+
+/*
+ * The instruction pointer most of v's vCPUs share while running with
+ * interrupts off (halted ones and those with interrupts on do not count):
+ * how many are there, 0 for none; *ip the address (the lowest on a tie).
+ * A TCG boot stall's shape (run/guest/hang.h): 44 of 48 vCPUs at one.
+ */
+int qemu_regs_pile(const struct vcpu_regs *v, int n, unsigned long long *ip);
 #endif

@@ -148,6 +148,45 @@ static void test_report_title(void **s)
 	assert_string_equal(r.signature, "hang: CPUs spinning");
 }
 
+/*
+ * The TCG boot stall's shape (hang_boot_stalled): most vCPUs at one RIP with
+ * interrupts off. 12-07's 48-vCPU stall: 44 at one address, 2 and 2 at two
+ * others; halted vCPUs and those with interrupts on do not count.
+ */
+static void test_stall_pile(void **s)
+{
+	struct vcpu_regs v[48];
+	unsigned long long ip;
+
+	(void)s;
+	memset(v, 0, sizeof(v));
+	for (int i = 0; i < 48; i++) {
+		v[i].cpu = i;
+		v[i].flags = 0x46;
+		v[i].ip = i < 44 ? 0xffffffff81c00ba0ULL : i < 46 ? 0xffffffff81001000ULL
+								    : 0xffffffff81002000ULL;
+	}
+	assert_int_equal(qemu_regs_pile(v, 48, &ip), 44);
+	assert_true(ip == 0xffffffff81c00ba0ULL);
+	/* Interrupts on, or halted: not piled up. */
+	for (int i = 0; i < 40; i++) {
+		if (i % 2)
+			v[i].flags |= X86_EFLAGS_IF;
+		else
+			v[i].halted = true;
+	}
+	assert_int_equal(qemu_regs_pile(v, 48, &ip), 4);
+	assert_true(ip == 0xffffffff81c00ba0ULL);
+	/* A tie: the lower address. */
+	assert_int_equal(qemu_regs_pile(v + 44, 4, &ip), 2);
+	assert_true(ip == 0xffffffff81001000ULL);
+	/* Nobody running with interrupts off. */
+	for (int i = 0; i < 48; i++)
+		v[i].halted = true;
+	assert_int_equal(qemu_regs_pile(v, 48, &ip), 0);
+	assert_int_equal(qemu_regs_pile(v, 0, &ip), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_symbolise),
 		cmocka_unit_test(test_dump_symbolised),
 		cmocka_unit_test(test_report_title),
+		cmocka_unit_test(test_stall_pile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
