@@ -407,23 +407,54 @@ static struct hang_ctx *hang_of(struct cell *cell)
 	return cell->hang_ctx;
 }
 
-/* Before a silent or overdue guest is killed: where are its vCPUs? (run/guest/hang.h) */
-static void locate_hang(struct cell *cell, double now, const struct boot_result *br)
+/*
+ * Before a silent or overdue guest is killed: where are its vCPUs?
+ * (run/guest/hang.h) stall: what a boot stall's look saw, or NULL.
+ */
+static void locate_hang(struct cell *cell, double now, const struct boot_result *br,
+			const char *stall)
 {
 	struct hang_ctx *h = hang_of(cell);
-	char why[96];
+	char why[256];
 
 	if (!h)
 		return;
-	snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s%s" : "host deadline %d s%s",
-		 br->quiet_timeout ? br->quiet_s : cell->timeout_s,
-		 br->quiet_timeout && isnan(cell->host_phase[0]) ? " (before the runner)" : "");
+	if (stall)
+		fmt_cut(why, sizeof(why), "boot stall after %d s of silence (before the runner): %s",
+			br->quiet_s, stall);
+	else
+		snprintf(why, sizeof(why), br->quiet_timeout ? "quiet budget %d s%s" : "host deadline %d s%s",
+			 br->quiet_timeout ? br->quiet_s : cell->timeout_s,
+			 br->quiet_timeout && isnan(cell->host_phase[0]) ? " (before the runner)" : "");
 	json_decref(cell->hang);
 	cell->hang = hang_locate(h, now - cell->last_progress, why);
 }
 
+/*
+ * A first attempt's boot silent for boot_probe_s (cell_plan_timeouts) is
+ * looked at, then again each boot_probe_s: true when it has the TCG boot
+ * stall's shape (hang_boot_stalled; the guest is left stopped), what says
+ * it. The attempt after it waits its whole budget.
+ */
+static bool boot_stalled(struct cell *cell, double now, char *what, size_t n)
+{
+	struct hang_ctx *h;
+	bool stalled;
+
+	if (!cell->p->boot_probe_s || cell->attempt != 1 || !isnan(cell->host_phase[0]) ||
+	    now - cell->last_progress < cell->p->boot_probe_s || now < cell->next_probe ||
+	    !(h = hang_of(cell)))
+		return false;
+	stalled = hang_boot_stalled(h, what, n);
+	cell->boot_probes++;
+	cell->next_probe = now_mono() + cell->p->boot_probe_s;
+	return stalled;
+}
+
 int cell_poll(struct cell *cell, struct boot_result *br)
 {
+	char stall[160];
+
 	double now = now_mono();
 	long long bytes;
 	int st = 0;
@@ -454,10 +485,18 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	}
 	/* Before the runner: the boot's own, shorter silence limit (cell_plan_timeouts). */
 	br->quiet_s = isnan(cell->host_phase[0]) ? cell->p->boot_quiet_s : cell->p->quiet_s;
+	if (boot_stalled(cell, now, stall, sizeof(stall))) {
+		br->timed_out = br->quiet_timeout = true;
+		br->quiet_s = (int)(now - cell->last_progress);
+		locate_hang(cell, now, br, stall);
+		st = boot_kill_group(cell->pid);
+		ended(cell, br, st);
+		return 1;
+	}
 	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= br->quiet_s) {
 		br->timed_out = true;
 		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
-		locate_hang(cell, now, br);
+		locate_hang(cell, now, br, NULL);
 		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;

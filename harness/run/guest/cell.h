@@ -36,6 +36,8 @@ struct cell {
 	char boot_state[32];	/* what the guest said after it: ok, taint-N, ... ("": nothing) */
 	bool boot_went_on;	/* the shared boot outlived it */
 	double t0, last_progress;
+	double next_probe;	/* monotonic, the boot stall's next look (p->boot_probe_s) */
+	int boot_probes;	/* looks taken (cell.json "boot_probes") */
 	long long seen;
 	long long phases_size;
 	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */
@@ -58,7 +60,8 @@ extern const char *const phase_keys[5];
 
 struct boot_result {
 	bool timed_out, quiet_timeout, interrupted;
-	int quiet_s;		/* the silence limit that ended it (quiet_timeout): quiet_s or boot_quiet_s */
+	int quiet_s;		/* the silence that ended it (quiet_timeout): quiet_s, boot_quiet_s,
+				 * or the silence a boot stall was seen after (boot_probe_s) */
 	bool crash_stopped;	/* stopped by the harness a grace period after a kernel report */
 	int qemu_exit;		/* exit code, -signal, or -1000 if it never ran */
 	bool boot_goes_on;	/* a shared boot that runs on: no exit (qemu_exit -1000) */

@@ -23,6 +23,7 @@
 #define KASLR_ALIGN 0x200000ULL	/* x86-64 CONFIG_PHYSICAL_ALIGN: the virtual offset's step */
 #define KASLR_SPAN 0x40000000ULL	/* KERNEL_IMAGE_SIZE: offsets stay below it */
 #define SECOND_LOOK_MS 500	/* the guest runs on between the two looks */
+#define STALL_LOOK_MS 500	/* hang_boot_stalled's, likewise */
 
 /* One vCPU as hang.txt and cell.json say it. */
 struct vcpu_loc {
@@ -488,4 +489,61 @@ out:
 	free(raw);
 	free(v);
 	return o;
+}
+
+/* Stops the guest and finds its pile (qemu_regs_pile); -1 when QEMU did not answer. */
+static int stopped_pile(struct hang_ctx *h, struct vcpu_loc *v, unsigned long long *ip)
+{
+	struct vcpu_regs *r = calloc(h->in.vcpus, sizeof(*r));
+	char err[256], *raw = NULL;
+	json_t *st = call(h, "stop", NULL, err, sizeof(err));
+	int n = -1;
+
+	if (r && st && (n = read_vcpus(h, v, &raw, err, sizeof(err))) == h->in.vcpus) {
+		for (int i = 0; i < n; i++)
+			r[i] = v[i].r;
+		n = qemu_regs_pile(r, n, ip);
+	} else {
+		n = -1;
+	}
+	json_decref(st);
+	free(raw);
+	free(r);
+	return n;
+}
+
+bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
+{
+	struct vcpu_loc *v = calloc(h->in.vcpus > 0 ? h->in.vcpus : 1, sizeof(*v));
+	struct timespec ts = { 0, STALL_LOOK_MS * 1000000L };
+	unsigned long long ip[2] = { 0, 1 };
+	int pile[2] = { 0, 0 };
+	char err[256];
+	bool stalled;
+	json_t *r;
+
+	*what = '\0';
+	if (!v || h->in.vcpus < 1 || session(h)) {
+		free(v);
+		return false;
+	}
+	for (int look = 0; look < 2; look++) {
+		if (look) {
+			json_decref(call(h, "cont", NULL, err, sizeof(err)));
+			nanosleep(&ts, NULL);
+		}
+		pile[look] = stopped_pile(h, v, &ip[look]);
+		if (pile[look] * 2 <= h->in.vcpus)
+			break;
+	}
+	free(v);
+	stalled = pile[0] * 2 > h->in.vcpus && pile[1] * 2 > h->in.vcpus && ip[0] == ip[1];
+	if (stalled) {
+		snprintf(what, wn, "%d of %d vCPUs at 0x%llx with interrupts off, twice %d ms apart",
+			 pile[0] < pile[1] ? pile[0] : pile[1], h->in.vcpus, ip[0], STALL_LOOK_MS);
+		return true;
+	}
+	r = call(h, "cont", NULL, err, sizeof(err));
+	json_decref(r);
+	return false;
 }

@@ -17,6 +17,8 @@
 #ifndef HT_HANG_H
 #define HT_HANG_H
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 struct kernel_res;
 struct hang_ctx;
@@ -43,4 +45,17 @@ void hang_close(struct hang_ctx *h);
  * left stopped: the caller kills it.
  */
 json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why);
+
+/*
+ * A boot silent before its runner, looked at without ending it: whether it
+ * has the TCG boot stall's shape (multi-threaded TCG on a host with fewer
+ * cores than vCPUs; seen with bzImage, XZ and PVH boots of 6.1 at 16-96
+ * vCPUs): most vCPUs at one instruction pointer with interrupts off
+ * (44 of 48, the int3 entry of a text poke a vCPU ran stale code over), at
+ * the same one twice STALL_LOOK_MS apart. A healthy boot has its vCPUs
+ * idle or moving. True: the guest is left stopped and what describes
+ * the pile ("44 of 48 vCPUs at 0x…"); false: it runs on (and on any
+ * error of QEMU's, said nowhere: the budget still ends it).
+ */
+bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t n);
 #endif

@@ -12,6 +12,8 @@
 #include "run/plan/noise.h"
 #include "run/plan/snapshot_key.h"
 
+#define BOOT_PROBE_S 20
+
 /*
  * Budgets. TCG boots cost ~3 s per vCPU on 2 host cores (150 s @96);
  * bpftrace needs 15-50 s to attach under TCG (LLVM start-up over 9p).
@@ -67,6 +69,15 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	p->save_quiet_s = tcg && boot / 2 > 60 ? boot / 2 : tcg ? 60 : 0;
 	p->boot_quiet_s = p->save_quiet_s && p->save_quiet_s < p->quiet_s ? p->save_quiet_s
 									  : p->quiet_s;
+	/*
+	 * That wait is the larger part of what a stall costs (126 s at 64
+	 * vCPUs). The stall has a shape QEMU can see (hang_boot_stalled), so
+	 * a first attempt silent for BOOT_PROBE_S is looked at, and again
+	 * each BOOT_PROBE_S after: one in that shape ends then, as the quiet
+	 * budget would end it, and is booted again. The longest silence of a
+	 * healthy boot here is 11 s (96 vCPUs, XZ).
+	 */
+	p->boot_probe_s = tcg && BOOT_PROBE_S < p->boot_quiet_s ? BOOT_PROBE_S : 0;
 }
 
 /*

@@ -443,9 +443,10 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 	if (o->job_script)
 		json_object_set_new(j, "job_script", json_string(o->job_script));
 	json_object_set_new(j, "attempt", json_integer(cell->attempt));
-	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i, s:i}",
+	json_object_set_new(j, "boot_probes", json_integer(cell->boot_probes));
+	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}",
 		"host_s", cell->timeout_s, "quiet_s", cell->p->quiet_s,
-		"boot_quiet_s", cell->p->boot_quiet_s,
+		"boot_quiet_s", cell->p->boot_quiet_s, "boot_probe_s", cell->p->boot_probe_s,
 		"attach_s", cell->p->attach_timeout_s, "run_s", cell->p->run_timeout_s));
 }
 
