@@ -85,3 +85,19 @@ budget=$(jq -r .hang.budget "$first_moving")
 [[ $budget != "boot stall"* ]] || fail "moving: ended as a stall: '$budget'"
 echo "ok: moving: ended by its budget: $budget"
 expect_cmp "moving: silent up to its budget" "$(jq .hang.silent_s "$first_moving")" ">=" 24
+
+# A boot that saves a guest for --restore is looked at the same way: in the
+# stall's shape it ends at 20 s and is booted once more (here the fake's
+# second boot ends at once, so the run gives up: exit 2).
+: > "$d/calls"
+export FAKE_MODE=stall FAKE_QMP=$d/qmp-save HTAB_SNAPSHOT_CACHE=$d/snapshots
+SECONDS=0
+"$HT" run --cpus "$n" --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off \
+	--restore on --out "$d/save" > "$d/save.out" 2>&1
+expect_eq "save: exit (no saved guest)" "$?" 2
+wall=$SECONDS
+expect_eq "save: boots" "$(paste -sd, "$d/calls")" boot,boot
+grep -q "^error: snapshot: the guest stalled ($n of $n vCPUs at 0xffffffff81c00ba0 with interrupts off, twice 500 ms apart) before its save point" \
+	"$d/save.out" || fail "save: the stall was not said: $(cat "$d/save.out")"
+grep -q "^snapshot: booting the guest once more" "$d/save.out" || fail "save: not booted again"
+expect_cmp "save: ended at the probe, not its 60 s silence limit" "$wall" "<" 40

@@ -163,7 +163,8 @@ static void test_wait_ready(void **state)
 	char dir[] = "/tmp/htab-wait-XXXXXX", p[64];
 	char *sleeper[] = { "sleep", "30", NULL }, *quick[] = { "true", NULL };
 	volatile sig_atomic_t stop = 0;
-	bool silent;
+	struct save_wait quiet1 = { .budget_s = 30, .quiet_s = 1 }, budget1 = { .budget_s = 1 };
+	struct save_wait quiet10 = { .budget_s = 30, .quiet_s = 10 };
 	pid_t pid;
 	int st;
 
@@ -173,17 +174,18 @@ static void test_wait_ready(void **state)
 	assert_int_equal(write_file_atomic(p, "boot\n", 5), 0);
 	pid = boot_spawn(sleeper, "/dev/null", NULL);
 	assert_true(pid > 0);
-	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 1, &stop, &st, &silent), -1);
-	assert_true(silent);
+	assert_int_equal(snapshot_wait_ready(dir, pid, &quiet1, &stop, &st), -1);
+	assert_true(quiet1.silent);
+	assert_string_equal(quiet1.stall, "");
 	pid = boot_spawn(sleeper, "/dev/null", NULL);
-	assert_int_equal(snapshot_wait_ready(dir, pid, 1, 0, &stop, &st, &silent), -1);
-	assert_false(silent);
+	assert_int_equal(snapshot_wait_ready(dir, pid, &budget1, &stop, &st), -1);
+	assert_false(budget1.silent);
 	pid = boot_spawn(quick, "/dev/null", NULL);
-	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 10, &stop, &st, &silent), 0);
+	assert_int_equal(snapshot_wait_ready(dir, pid, &quiet10, &stop, &st), 0);
 	snprintf(p, sizeof(p), "%s/exit_status", dir);
 	assert_int_equal(write_file_atomic(p, "ready\n", 6), 0);
 	pid = boot_spawn(sleeper, "/dev/null", NULL);
-	assert_int_equal(snapshot_wait_ready(dir, pid, 30, 10, &stop, &st, &silent), 1);
+	assert_int_equal(snapshot_wait_ready(dir, pid, &quiet10, &stop, &st), 1);
 	boot_kill_group(pid);
 	assert_int_equal(remove_tree(dir), 0);
 }

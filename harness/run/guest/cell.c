@@ -65,8 +65,13 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	     attempt++) {
 		if (attempt > 1)
 			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
-		rc = snapshot_save(&q, key, p->snap_dir, p->boot_budget_s, p->save_quiet_s,
-				   &harness_stop, info) ? -1 : 1;
+		struct save_wait w = {
+			.budget_s = p->boot_budget_s, .quiet_s = p->save_quiet_s, .vcpus = p->vcpus,
+			/* the second boot waits its whole budget, as a cell's does */
+			.probe_s = attempt == 1 ? p->save_probe_s : 0,
+		};
+
+		rc = snapshot_save(&q, key, p->snap_dir, &w, &harness_stop, info) ? -1 : 1;
 	}
 	free(key);
 	return rc;

@@ -16,6 +16,7 @@
 #include "lib/fnv.h"
 #include "lib/qmp.h"
 #include "run/guest/boot.h"
+#include "run/guest/hang.h"
 #include "run/guest/snapshot.h"
 
 #define SAVE_TIMEOUT_S 300	/* the migration itself: ~100 MB a GB of guest RAM, into a file */
@@ -112,39 +113,65 @@ static int wait_exit(pid_t pid, double timeout_s)
 	return -1;
 }
 
-int snapshot_wait_ready(const char *dir, pid_t pid, int budget_s, int quiet_s,
-			const volatile sig_atomic_t *stop, int *st, bool *silent)
+/* A save boot silent for w->probe_s, looked at (hang_boot_stalled); true: stalled. */
+static bool save_stalled(const char *dir, struct save_wait *w, struct hang_ctx **h)
 {
-	double now = now_mono(), deadline = now + budget_s, spoke = now;
+	struct hang_in in = { .log_dir = dir, .cell_dir = dir, .vcpus = w->vcpus };
+
+	if (!*h)
+		*h = hang_open(&in);
+	return *h && hang_boot_stalled(*h, w->stall, sizeof(w->stall));
+}
+
+int snapshot_wait_ready(const char *dir, pid_t pid, struct save_wait *w,
+			const volatile sig_atomic_t *stop, int *st)
+{
+	double now = now_mono(), deadline = now + w->budget_s, spoke = now, probe = 0;
 	struct timespec ts = { 0, 100 * 1000 * 1000 };
 	char p[PATH_MAX + 16], con[PATH_MAX + 16];
+	struct hang_ctx *h = NULL;
 	long long size = -1;
 	struct stat cs;
+	int rc = -1;
 
 	snprintf(p, sizeof(p), "%s/exit_status", dir);
 	snprintf(con, sizeof(con), "%s/console.log", dir);
-	*silent = false;
+	w->silent = false;
+	w->stall[0] = '\0';
 	while ((now = now_mono()) < deadline && !*stop) {
 		char *text = read_file(p, NULL);
 		bool ready = text && strstr(text, "ready");
 
 		free(text);
-		if (ready)
-			return 1;
-		if (waitpid(pid, st, WNOHANG) == pid)
-			return 0;
+		if (ready) {
+			rc = 1;
+			goto out;
+		}
+		if (waitpid(pid, st, WNOHANG) == pid) {
+			rc = 0;
+			goto out;
+		}
 		if (!stat(con, &cs) && cs.st_size != size) {
 			size = cs.st_size;
 			spoke = now;
 		}
-		if (quiet_s > 0 && now - spoke >= quiet_s) {
-			*silent = true;
+		if (w->quiet_s > 0 && now - spoke >= w->quiet_s) {
+			w->silent = true;
 			break;
+		}
+		if (w->probe_s > 0 && now - spoke >= w->probe_s && now >= probe) {
+			if (save_stalled(dir, w, &h)) {
+				w->silent = true;
+				break;
+			}
+			probe = now_mono() + w->probe_s;
 		}
 		nanosleep(&ts, NULL);
 	}
 	*st = boot_kill_group(pid);
-	return -1;
+out:
+	hang_close(h);
+	return rc;
 }
 
 /* Migrates the guest into DIR/state; 0 ok, -1 with the reason in err. */
@@ -170,9 +197,10 @@ static int migrate_to_file(const char *dir, char *err, size_t errlen)
 	 * Not stopped first: a guest saved stopped is restored stopped. The
 	 * guest waits in a read, so the few pages it dirties converge at once.
 	 */
-	if (!args || !(r = qmp_call(&m, "qmp_capabilities", NULL, 10, err, errlen)))
+	if (!args)
 		goto out;
-	json_decref(r);
+	/* A boot stall probe (save_stalled) may have negotiated: QEMU refuses a second. */
+	json_decref(qmp_call(&m, "qmp_capabilities", NULL, 10, err, errlen));
 	if (!(r = qmp_call(&m, "migrate", args, 10, err, errlen)))
 		goto out;
 	json_decref(r);
@@ -220,8 +248,8 @@ static int write_info(const char *dir, const char *key, const struct snapshot_in
 	return rc || write_file_atomic(p, key, strlen(key)) ? -1 : 0;
 }
 
-int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, int budget_s,
-		  int quiet_s, const volatile sig_atomic_t *stop, struct snapshot_info *info)
+int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, struct save_wait *w,
+		  const volatile sig_atomic_t *stop, struct snapshot_info *info)
 {
 	struct qemu_cfg q = *q0;
 	struct strv a = { 0 };
@@ -230,7 +258,6 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 	double t0;
 	pid_t pid;
 	int ready, status = 0, rc = -1;
-	bool silent;
 
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", dir, (int)getpid());
 	if (remove_tree(tmp) || mkdir_p(tmp) || make_fifo(tmp, "ctl") || boot_monitor_make(tmp)) {
@@ -247,17 +274,19 @@ int snapshot_save(const struct qemu_cfg *q0, const char *key, const char *dir, i
 		return -1;
 	}
 	strv_free(&a);
-	ready = snapshot_wait_ready(tmp, pid, budget_s, quiet_s, stop, &status, &silent);
+	ready = snapshot_wait_ready(tmp, pid, w, stop, &status);
 	info->boot_s = now_mono() - t0;
 	if (ready < 0 && *stop) {
 		remove_tree(tmp);
 		return -1;
 	}
 	if (ready <= 0) {
-		char *con, *why, how[64] = "ended";
+		char *con, *why, how[224] = "ended";
 
-		if (silent)
-			snprintf(how, sizeof(how), "went silent for %d s", quiet_s);
+		if (w->stall[0])
+			fmt_cut(how, sizeof(how), "stalled (%s)", w->stall);
+		else if (w->silent)
+			snprintf(how, sizeof(how), "went silent for %d s", w->quiet_s);
 		else if (ready)
 			snprintf(how, sizeof(how), "did not get there in its boot budget");
 		fprintf(stderr, "error: snapshot: the guest %s before its save point (see %s/console.log)\n",

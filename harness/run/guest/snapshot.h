@@ -16,22 +16,33 @@ struct snapshot_info {
 	long long bytes;	/* the state file's size */
 };
 /*
- * Boots q as QR_SAVE in DIR.tmp.PID, waits (budget_s, and no longer than
- * quiet_s of a silent console, 0: no such limit; cell_plan.h save_quiet_s)
- * for the guest's "ready" on htab.ret, migrates it into DIR.tmp.PID/state
- * over QMP, quits QEMU and renames the directory to dir. 0 ok; -1 with a
- * one-line error on stderr naming the console to read, or silently once
- * *stop is set (QEMU killed, nothing left).
+ * A save boot's limits (cell_plan.h) and how its wait ended: budget_s; no
+ * longer than quiet_s of a silent console (0: no such limit; save_quiet_s);
+ * looked at each probe_s of silence (0: never; save_probe_s), ended when it
+ * has the TCG boot stall's shape (run/guest/hang.h: hang_boot_stalled) over
+ * the monitor of its vcpus.
  */
-int snapshot_save(const struct qemu_cfg *q, const char *key, const char *dir, int budget_s,
-		  int quiet_s, const volatile sig_atomic_t *stop, struct snapshot_info *info);
+struct save_wait {
+	int budget_s, quiet_s, probe_s, vcpus;
+	bool silent;		/* out: quiet_s, or a probe, ended it */
+	char stall[160];	/* out: what the probe saw ("": none) */
+};
+/*
+ * Boots q as QR_SAVE in DIR.tmp.PID, waits (w) for the guest's "ready" on
+ * htab.ret, migrates it into DIR.tmp.PID/state over QMP, quits QEMU and
+ * renames the directory to dir. 0 ok; -1 with a one-line error on stderr
+ * naming the console to read, or silently once *stop is set (QEMU killed,
+ * nothing left).
+ */
+int snapshot_save(const struct qemu_cfg *q, const char *key, const char *dir, struct save_wait *w,
+		  const volatile sig_atomic_t *stop, struct snapshot_info *info);
 /*
  * snapshot_save's wait: polls DIR/exit_status for the guest's "ready" (1),
- * QEMU's end (0, *st its status), budget_s, quiet_s (0: none) without
- * DIR/console.log growing (*silent set) or *stop (-1: QEMU's group killed).
+ * QEMU's end (0, *st its status), w's budget, silence or stall (w->silent,
+ * w->stall) or *stop (-1: QEMU's group killed).
  */
-int snapshot_wait_ready(const char *dir, pid_t pid, int budget_s, int quiet_s,
-			const volatile sig_atomic_t *stop, int *st, bool *silent);
+int snapshot_wait_ready(const char *dir, pid_t pid, struct save_wait *w,
+			const volatile sig_atomic_t *stop, int *st);
 /* The FIFO QEMU's htab.ctl chardev opens (LOGDIR/ctl), made before QEMU starts. 0 ok. */
 int snapshot_ctl_make(const char *log_dir);
 /*

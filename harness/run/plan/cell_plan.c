@@ -78,6 +78,7 @@ void cell_plan_timeouts(const struct run_ctx *c, struct cell_plan *p)
 	 * healthy boot here is 11 s (96 vCPUs, XZ).
 	 */
 	p->boot_probe_s = tcg && BOOT_PROBE_S < p->boot_quiet_s ? BOOT_PROBE_S : 0;
+	p->save_probe_s = BOOT_PROBE_S < p->save_quiet_s ? BOOT_PROBE_S : 0;
 }
 
 /*

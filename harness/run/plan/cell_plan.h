@@ -32,6 +32,7 @@ struct cell_plan {
 	int boot_quiet_s;	/* the same before the runner starts (T_BOOT_DONE): a TCG boot stall */
 	int save_quiet_s;	/* a save boot's (--restore): boot_quiet_s without --timeout; 0 none */
 	int boot_probe_s;	/* before the runner, each this many s of silence: a stall's shape? 0 none */
+	int save_probe_s;	/* the same for a save boot (without --timeout); 0 none */
 	int attach_timeout_s, run_timeout_s;	/* for the guest runner */
 	int aot_compile_s;		/* the runner's limit on one bpftrace --aot; 0: AOT off */
 	int crash_grace_s;	/* after a kernel report, before QEMU is stopped */
