@@ -79,12 +79,16 @@ budget=$(jq -r .hang.budget "$first_stall")
 echo "ok: stall: $budget"
 expect_cmp "stall: ended after the probe, before the 26 s budget" \
 	"$(jq .hang.silent_s "$first_stall")" "<" 25
+expect_eq "stall: what the look saw" "$(jq -r .boot_probe_saw "$first_stall")" \
+	"$n of $n vCPUs at 0xffffffff81c00ba0 with interrupts off, twice 500 ms apart"
 expect_eq "stall: signature" "$(jq -r .signature "$first_stall")" "hang: CPUs spinning"
 
 budget=$(jq -r .hang.budget "$first_moving")
 [[ $budget != "boot stall"* ]] || fail "moving: ended as a stall: '$budget'"
 echo "ok: moving: ended by its budget: $budget"
 expect_cmp "moving: silent up to its budget" "$(jq .hang.silent_s "$first_moving")" ">=" 24
+expect_eq "moving: what the look saw" "$(jq -r .boot_probe_saw "$first_moving")" \
+	"1 of $n vCPUs at one RIP with interrupts off"
 
 # A boot that saves a guest for --restore is looked at the same way: in the
 # stall's shape it ends at 20 s and is booted once more (here the fake's

@@ -452,6 +452,7 @@ static bool boot_stalled(struct cell *cell, double now, char *what, size_t n)
 		return false;
 	stalled = hang_boot_stalled(h, what, n);
 	cell->boot_probes++;
+	snprintf(cell->boot_probe_saw, sizeof(cell->boot_probe_saw), "%s", what);
 	cell->next_probe = now_mono() + cell->p->boot_probe_s;
 	return stalled;
 }

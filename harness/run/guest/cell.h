@@ -38,6 +38,7 @@ struct cell {
 	double t0, last_progress;
 	double next_probe;	/* monotonic, the boot stall's next look (p->boot_probe_s) */
 	int boot_probes;	/* looks taken (cell.json "boot_probes") */
+	char boot_probe_saw[160];	/* what the last one saw (hang_boot_stalled) */
 	long long seen;
 	long long phases_size;
 	/* Host seconds since start when each phases.env key appeared (NAN: not yet). */

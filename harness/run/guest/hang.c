@@ -517,13 +517,14 @@ bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
 	struct vcpu_loc *v = calloc(h->in.vcpus > 0 ? h->in.vcpus : 1, sizeof(*v));
 	struct timespec ts = { 0, STALL_LOOK_MS * 1000000L };
 	unsigned long long ip[2] = { 0, 1 };
-	int pile[2] = { 0, 0 };
+	int pile[2] = { -1, -1 };
 	char err[256];
 	bool stalled;
 	json_t *r;
 
 	*what = '\0';
 	if (!v || h->in.vcpus < 1 || session(h)) {
+		fmt_cut(what, wn, "QEMU not asked: %s", v ? h->err : "out of memory");
 		free(v);
 		return false;
 	}
@@ -543,6 +544,15 @@ bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
 			 pile[0] < pile[1] ? pile[0] : pile[1], h->in.vcpus, ip[0], STALL_LOOK_MS);
 		return true;
 	}
+	/* What the looks saw, for cell.json (boot_probe_saw). */
+	if (pile[0] < 0)
+		snprintf(what, wn, "QEMU did not give every vCPU's registers");
+	else if (pile[1] < 0)
+		snprintf(what, wn, "%d of %d vCPUs at one RIP with interrupts off", pile[0],
+			 h->in.vcpus);
+	else
+		snprintf(what, wn, "%d of %d vCPUs at 0x%llx with interrupts off, then %d at 0x%llx",
+			 pile[0], h->in.vcpus, ip[0], pile[1], ip[1]);
 	r = call(h, "cont", NULL, err, sizeof(err));
 	json_decref(r);
 	return false;

@@ -54,8 +54,8 @@ json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why);
  * (44 of 48, the int3 entry of a text poke a vCPU ran stale code over), at
  * the same one twice STALL_LOOK_MS apart. A healthy boot has its vCPUs
  * idle or moving. True: the guest is left stopped and what describes
- * the pile ("44 of 48 vCPUs at 0x…"); false: it runs on (and on any
- * error of QEMU's, said nowhere: the budget still ends it).
+ * the pile ("44 of 48 vCPUs at 0x…"); false: it runs on, what says what
+ * the looks saw or that QEMU did not answer (the budget still ends it).
  */
 bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t n);
 #endif

@@ -444,6 +444,8 @@ static void add_params(const struct run_ctx *c, const struct cell *cell, json_t 
 		json_object_set_new(j, "job_script", json_string(o->job_script));
 	json_object_set_new(j, "attempt", json_integer(cell->attempt));
 	json_object_set_new(j, "boot_probes", json_integer(cell->boot_probes));
+	if (cell->boot_probes)
+		json_object_set_new(j, "boot_probe_saw", json_string(cell->boot_probe_saw));
 	json_object_set_new(j, "timeouts", json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}",
 		"host_s", cell->timeout_s, "quiet_s", cell->p->quiet_s,
 		"boot_quiet_s", cell->p->boot_quiet_s, "boot_probe_s", cell->p->boot_probe_s,
