@@ -63,14 +63,14 @@ int cell_snapshot_ensure(const struct run_ctx *c, const struct cell_plan *p, str
 	 */
 	for (int attempt = 1; rc < 0 && attempt <= (c->accel == ACCEL_TCG ? 2 : 1) && !harness_stop;
 	     attempt++) {
-		if (attempt > 1)
-			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
 		struct save_wait w = {
 			.budget_s = p->boot_budget_s, .quiet_s = p->save_quiet_s, .vcpus = p->vcpus,
 			/* the second boot waits its whole budget, as a cell's does */
 			.probe_s = attempt == 1 ? p->save_probe_s : 0,
 		};
 
+		if (attempt > 1)
+			fprintf(stderr, "snapshot: booting the guest once more (under TCG a boot can stall)\n");
 		rc = snapshot_save(&q, key, p->snap_dir, &w, &harness_stop, info) ? -1 : 1;
 	}
 	free(key);
@@ -459,9 +459,8 @@ static bool boot_stalled(struct cell *cell, double now, char *what, size_t n)
 
 int cell_poll(struct cell *cell, struct boot_result *br)
 {
-	char stall[160];
-
 	double now = now_mono();
+	char stall[160];
 	long long bytes;
 	int st = 0;
 
