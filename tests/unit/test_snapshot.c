@@ -165,6 +165,8 @@ static void test_wait_ready(void **state)
 	volatile sig_atomic_t stop = 0;
 	struct save_wait quiet1 = { .budget_s = 30, .quiet_s = 1 }, budget1 = { .budget_s = 1 };
 	struct save_wait quiet10 = { .budget_s = 30, .quiet_s = 10 };
+	/* Looked at after 1 s (no monitor here: QEMU not asked), ended by its silence. */
+	struct save_wait probed = { .budget_s = 30, .quiet_s = 2, .probe_s = 1, .vcpus = 2 };
 	pid_t pid;
 	int st;
 
@@ -177,6 +179,10 @@ static void test_wait_ready(void **state)
 	assert_int_equal(snapshot_wait_ready(dir, pid, &quiet1, &stop, &st), -1);
 	assert_true(quiet1.silent);
 	assert_string_equal(quiet1.stall, "");
+	pid = boot_spawn(sleeper, "/dev/null", NULL);
+	assert_int_equal(snapshot_wait_ready(dir, pid, &probed, &stop, &st), -1);
+	assert_true(probed.silent);
+	assert_string_equal(probed.stall, "");
 	pid = boot_spawn(sleeper, "/dev/null", NULL);
 	assert_int_equal(snapshot_wait_ready(dir, pid, &budget1, &stop, &st), -1);
 	assert_false(budget1.silent);

@@ -113,14 +113,22 @@ static int wait_exit(pid_t pid, double timeout_s)
 	return -1;
 }
 
-/* A save boot silent for w->probe_s, looked at (hang_boot_stalled); true: stalled. */
+/*
+ * A save boot silent for w->probe_s, looked at (hang_boot_stalled); true:
+ * stalled, w->stall what was seen. A look that did not see it leaves
+ * w->stall empty: the save's error names a stall only when there was one.
+ */
 static bool save_stalled(const char *dir, struct save_wait *w, struct hang_ctx **h)
 {
 	struct hang_in in = { .log_dir = dir, .cell_dir = dir, .vcpus = w->vcpus };
+	char saw[sizeof(w->stall)];
 
 	if (!*h)
 		*h = hang_open(&in);
-	return *h && hang_boot_stalled(*h, w->stall, sizeof(w->stall));
+	if (!*h || !hang_boot_stalled(*h, saw, sizeof(saw)))
+		return false;
+	snprintf(w->stall, sizeof(w->stall), "%s", saw);
+	return true;
 }
 
 int snapshot_wait_ready(const char *dir, pid_t pid, struct save_wait *w,
