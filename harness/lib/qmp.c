@@ -54,6 +54,13 @@ static json_t *next_line(struct qmp *m)
 	return NULL;
 }
 
+void qmp_negotiate(struct qmp *m, double timeout_s)
+{
+	char err[256];
+
+	json_decref(qmp_call(m, "qmp_capabilities", NULL, timeout_s, err, sizeof(err)));
+}
+
 json_t *qmp_call(struct qmp *m, const char *cmd, json_t *args, double timeout_s, char *err,
 		 size_t errlen)
 {

@@ -25,5 +25,13 @@ int qmp_open(struct qmp *m, const char *pipe_path);
  */
 json_t *qmp_call(struct qmp *m, const char *cmd, json_t *args, double timeout_s, char *err,
 		 size_t errlen);
+/*
+ * qmp_capabilities, as every client sends first. A boot's monitor outlives
+ * its clients (a boot stall probe, then the save's migration; cells of a
+ * shared boot): a later one finds it negotiated and QEMU refuses a second
+ * ("Capabilities negotiation is already complete"), which is fine, so the
+ * reply is not looked at; the next call says whether QEMU answers.
+ */
+void qmp_negotiate(struct qmp *m, double timeout_s);
 void qmp_close(struct qmp *m);
 #endif

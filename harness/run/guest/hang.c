@@ -120,8 +120,8 @@ static json_t *call(struct hang_ctx *h, const char *cmd, json_t *args, char *err
 
 /*
  * The QMP session, once: what QEMU wrote before (its greeting, a reply a
- * timed-out call left) dropped; negotiated (in a shared boot an earlier
- * cell may have done that: QEMU then refuses a second, which is fine).
+ * timed-out call left) dropped; negotiated (qmp_negotiate: an earlier
+ * cell of a shared boot, or an earlier look, may have done that).
  */
 static int session(struct hang_ctx *h)
 {
@@ -137,8 +137,7 @@ static int session(struct hang_ctx *h)
 	}
 	while (read(h->m.out, junk, sizeof(junk)) > 0)
 		;
-	r = call(h, "qmp_capabilities", NULL, h->err, sizeof(h->err));
-	json_decref(r);
+	qmp_negotiate(&h->m, QMP_TIMEOUT_S);
 	r = call(h, "query-status", NULL, h->err, sizeof(h->err));
 	if (!r) {
 		qmp_close(&h->m);

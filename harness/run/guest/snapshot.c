@@ -207,8 +207,8 @@ static int migrate_to_file(const char *dir, char *err, size_t errlen)
 	 */
 	if (!args)
 		goto out;
-	/* A boot stall probe (save_stalled) may have negotiated: QEMU refuses a second. */
-	json_decref(qmp_call(&m, "qmp_capabilities", NULL, 10, err, errlen));
+	/* A boot stall probe (save_stalled) may have negotiated already. */
+	qmp_negotiate(&m, 10);
 	if (!(r = qmp_call(&m, "migrate", args, 10, err, errlen)))
 		goto out;
 	json_decref(r);
