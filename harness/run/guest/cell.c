@@ -462,6 +462,7 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	double now = now_mono();
 	char stall[160];
 	long long bytes;
+	bool stalled;
 	int st = 0;
 
 	memset(br, 0, sizeof(*br));
@@ -490,18 +491,13 @@ int cell_poll(struct cell *cell, struct boot_result *br)
 	}
 	/* Before the runner: the boot's own, shorter silence limit (cell_plan_timeouts). */
 	br->quiet_s = isnan(cell->host_phase[0]) ? cell->p->boot_quiet_s : cell->p->quiet_s;
-	if (boot_stalled(cell, now, stall, sizeof(stall))) {
-		br->timed_out = br->quiet_timeout = true;
-		br->quiet_s = (int)(now - cell->last_progress);
-		locate_hang(cell, now, br, stall);
-		st = boot_kill_group(cell->pid);
-		ended(cell, br, st);
-		return 1;
-	}
-	if (now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= br->quiet_s) {
+	stalled = boot_stalled(cell, now, stall, sizeof(stall));
+	if (stalled || now - cell->t0 >= cell->timeout_s || now - cell->last_progress >= br->quiet_s) {
 		br->timed_out = true;
-		br->quiet_timeout = now - cell->t0 < cell->timeout_s;
-		locate_hang(cell, now, br, NULL);
+		br->quiet_timeout = stalled || now - cell->t0 < cell->timeout_s;
+		if (stalled)
+			br->quiet_s = (int)(now - cell->last_progress);
+		locate_hang(cell, now, br, stalled ? stall : NULL);
 		st = boot_kill_group(cell->pid);
 		ended(cell, br, st);
 		return 1;

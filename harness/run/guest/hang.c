@@ -23,7 +23,6 @@
 #define KASLR_ALIGN 0x200000ULL	/* x86-64 CONFIG_PHYSICAL_ALIGN: the virtual offset's step */
 #define KASLR_SPAN 0x40000000ULL	/* KERNEL_IMAGE_SIZE: offsets stay below it */
 #define SECOND_LOOK_MS 500	/* the guest runs on between the two looks */
-#define STALL_LOOK_MS 500	/* hang_boot_stalled's, likewise */
 
 /* One vCPU as hang.txt and cell.json say it. */
 struct vcpu_loc {
@@ -323,6 +322,30 @@ static size_t func_len(const char *sym)
 	return strcspn(sym, "+");
 }
 
+/* Stops the guest and reads every vCPU (read_vcpus); -1 when QEMU refused the stop. */
+static int stopped_vcpus(struct hang_ctx *h, struct vcpu_loc *v, char **raw, char *err, size_t en)
+{
+	json_t *r = call(h, "stop", NULL, err, en);
+
+	if (!r)
+		return -1;
+	json_decref(r);
+	return read_vcpus(h, v, raw, err, en);
+}
+
+/* Lets a stopped guest run for SECOND_LOOK_MS; false when QEMU refused. */
+static bool run_on(struct hang_ctx *h, char *err, size_t en)
+{
+	struct timespec ts = { 0, SECOND_LOOK_MS * 1000000L };
+	json_t *r = call(h, "cont", NULL, err, en);
+
+	if (!r)
+		return false;
+	json_decref(r);
+	nanosleep(&ts, NULL);
+	return true;
+}
+
 /*
  * A second look, SECOND_LOOK_MS later: a vCPU running in the same function
  * both times is stuck there ("spinning"); one that moved was passing by
@@ -332,19 +355,13 @@ static void second_look(struct hang_ctx *h, struct vcpu_loc *v, int n)
 {
 	struct vcpu_loc *w = calloc(h->in.vcpus, sizeof(*w));
 	char err[256], *raw = NULL;
-	struct timespec ts = { 0, SECOND_LOOK_MS * 1000000L };
-	json_t *r;
 	int m;
 
-	if (!w || !(r = call(h, "cont", NULL, err, sizeof(err)))) {
+	if (!w || !run_on(h, err, sizeof(err))) {
 		free(w);
 		return;
 	}
-	json_decref(r);
-	nanosleep(&ts, NULL);
-	r = call(h, "stop", NULL, err, sizeof(err));
-	json_decref(r);
-	m = r ? read_vcpus(h, w, &raw, err, sizeof(err)) : -1;
+	m = stopped_vcpus(h, w, &raw, err, sizeof(err));
 	for (int i = 0; i < n && i < m; i++) {
 		char sym[192];
 
@@ -435,7 +452,7 @@ json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why)
 	char err[512] = "", path[PATH_MAX + 32], *raw = NULL, *txt;
 	struct vcpu_loc *v = calloc(h->in.vcpus > 0 ? h->in.vcpus : 1, sizeof(*v));
 	double t0 = now_mono();
-	json_t *o = json_object(), *r;
+	json_t *o = json_object();
 	int n = -1;
 
 	h->silent_s = silent_s;
@@ -446,10 +463,7 @@ json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why)
 		snprintf(err, sizeof(err), "%s", v ? h->err : "out of memory");
 		goto out;
 	}
-	if (!(r = call(h, "stop", NULL, err, sizeof(err))))
-		goto out;
-	json_decref(r);
-	n = read_vcpus(h, v, &raw, err, sizeof(err));
+	n = stopped_vcpus(h, v, &raw, err, sizeof(err));
 	if (n < 0)
 		goto out;
 	err[0] = '\0';
@@ -495,17 +509,15 @@ static int stopped_pile(struct hang_ctx *h, struct vcpu_loc *v, unsigned long lo
 {
 	struct vcpu_regs *r = calloc(h->in.vcpus, sizeof(*r));
 	char err[256], *raw = NULL;
-	json_t *st = call(h, "stop", NULL, err, sizeof(err));
-	int n = -1;
+	int n = r ? stopped_vcpus(h, v, &raw, err, sizeof(err)) : -1;
 
-	if (r && st && (n = read_vcpus(h, v, &raw, err, sizeof(err))) == h->in.vcpus) {
+	if (n == h->in.vcpus) {
 		for (int i = 0; i < n; i++)
 			r[i] = v[i].r;
 		n = qemu_regs_pile(r, n, ip);
 	} else {
 		n = -1;
 	}
-	json_decref(st);
 	free(raw);
 	free(r);
 	return n;
@@ -514,7 +526,6 @@ static int stopped_pile(struct hang_ctx *h, struct vcpu_loc *v, unsigned long lo
 bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
 {
 	struct vcpu_loc *v = calloc(h->in.vcpus > 0 ? h->in.vcpus : 1, sizeof(*v));
-	struct timespec ts = { 0, STALL_LOOK_MS * 1000000L };
 	unsigned long long ip[2] = { 0, 1 };
 	int pile[2] = { -1, -1 };
 	char err[256];
@@ -528,10 +539,8 @@ bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
 		return false;
 	}
 	for (int look = 0; look < 2; look++) {
-		if (look) {
-			json_decref(call(h, "cont", NULL, err, sizeof(err)));
-			nanosleep(&ts, NULL);
-		}
+		if (look && !run_on(h, err, sizeof(err)))
+			break;
 		pile[look] = stopped_pile(h, v, &ip[look]);
 		if (pile[look] * 2 <= h->in.vcpus)
 			break;
@@ -540,7 +549,7 @@ bool hang_boot_stalled(struct hang_ctx *h, char *what, size_t wn)
 	stalled = pile[0] * 2 > h->in.vcpus && pile[1] * 2 > h->in.vcpus && ip[0] == ip[1];
 	if (stalled) {
 		snprintf(what, wn, "%d of %d vCPUs at 0x%llx with interrupts off, twice %d ms apart",
-			 pile[0] < pile[1] ? pile[0] : pile[1], h->in.vcpus, ip[0], STALL_LOOK_MS);
+			 pile[0] < pile[1] ? pile[0] : pile[1], h->in.vcpus, ip[0], SECOND_LOOK_MS);
 		return true;
 	}
 	/* What the looks saw, for cell.json (boot_probe_saw). */

@@ -52,7 +52,7 @@ json_t *hang_locate(struct hang_ctx *h, double silent_s, const char *why);
  * cores than vCPUs; seen with bzImage, XZ and PVH boots of 6.1 at 16-96
  * vCPUs): most vCPUs at one instruction pointer with interrupts off
  * (44 of 48, the int3 entry of a text poke a vCPU ran stale code over), at
- * the same one twice STALL_LOOK_MS apart. A healthy boot has its vCPUs
+ * the same one twice 500 ms apart. A healthy boot has its vCPUs
  * idle or moving. True: the guest is left stopped and what describes
  * the pile ("44 of 48 vCPUs at 0x…"); false: it runs on, what says what
  * the looks saw or that QEMU did not answer (the budget still ends it).
