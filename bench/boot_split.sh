@@ -7,8 +7,8 @@
 # Usage: bench/boot_split.sh RUN_DIR... (prints a markdown table)
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: $0 RUN_DIR..." >&2; exit 2; }
-echo "| run | vCPUs | cells | first console | last AP | SMP up | init | CPUs online | runner | bpftrace attached | module done | power-off | wall | ops/s |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| run | vCPUs | cells | first console | last AP | SMP up | init | CPUs online | modules | runner | bpftrace attached | module done | power-off | wall | ops/s |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "$@"; do
 	jq -s -r --arg run "$(basename "$r")" '
 	def med: sort | if length == 0 then null else (if length % 2 == 1 then .[length / 2 | floor]
@@ -23,7 +23,7 @@ for r in "$@"; do
 	"| \($run)\(if (.[0].boot.cell_in_boot // 1) > 1 then " (later cells of shared boots)" else "" end) | \(.[0].vcpus) | \(length) \([.[].verdict] | unique | join("/")) | " +
 	([cell(.boot_phases.first_console_s), cell(.boot_phases.last_ap_s), cell(.boot_phases.smp_up_s),
 	  cell(.boot_phases.init_s),
-	  cell(.boot_phases.cpus_online_s), cell(.boot_phases.runner_s), cell(.boot_phases.attached_s),
+	  cell(.boot_phases.cpus_online_s), cell(.boot_phases.modules_s), cell(.boot_phases.runner_s), cell(.boot_phases.attached_s),
 	  cell(.boot_phases.module_done_s), cell(.boot_phases.power_off_s), cell(.boot_phases.wall_s)]
 	 | join(" | ")) +
 	" | \([.[] | .ops_per_sec | select(. != null)] | med | if . == null then "–" else round end) |"

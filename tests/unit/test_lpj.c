@@ -256,6 +256,9 @@ static void test_boot_marks(void **state)
 	assert_int_equal(boot_marks_of_line("htab-init: up at 3.06s", 16), 1u << BM_INIT);
 	assert_int_equal(boot_marks_of_line("htab-init: CPUs online 0-15 (14 onlined here) at 3.5s", 16),
 			 1u << BM_CPUS_ONLINE);
+	assert_int_equal(boot_marks_of_line("htab-init: modules loaded at 4.2s", 16),
+			 1u << BM_MODULES);
+	assert_string_equal(boot_mark_keys[BM_MODULES], "modules_s");
 	assert_int_equal(boot_marks_of_line("[   64.297445] reboot: Power down", 16),
 			 1u << BM_POWER_OFF);
 	assert_int_equal(boot_marks_of_line("[3.84] runner: kernel 6.1, 16 CPUs", 16), 0);

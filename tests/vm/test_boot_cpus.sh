@@ -29,7 +29,7 @@ for mode in own shared; do
 	echo "ok: init onlined CPU 1"
 	# The phases are in order on the host clock.
 	# (A --job-script job writes no T_STRESS_END: no module_done_s.)
-	chain="first_console_s:init_s init_s:cpus_online_s cpus_online_s:runner_s"
+	chain="first_console_s:init_s init_s:cpus_online_s cpus_online_s:modules_s modules_s:runner_s"
 	if [ $mode = own ]; then
 		chain="$chain runner_s:power_off_s power_off_s:wall_s"
 	else

@@ -5,8 +5,8 @@
 #include "run/guest/boot_marks.h"
 
 const char *const boot_mark_keys[BM_NR] = {
-	"first_console_s", "last_ap_s", "smp_up_s", "after_smp_s", "init_s", "cpus_online_s", "restored_s",
-	"power_off_s",
+	"first_console_s", "last_ap_s", "smp_up_s", "after_smp_s", "init_s", "cpus_online_s", "modules_s",
+	"restored_s", "power_off_s",
 };
 
 /* The text after a "[    1.234567] " printk timestamp, or the line itself. */
@@ -52,6 +52,8 @@ unsigned boot_marks_of_line(const char *line, int vcpus)
 		return 1u << BM_INIT;
 	if (!strncmp(t, "htab-init: CPUs online", 22))
 		return 1u << BM_CPUS_ONLINE;
+	if (!strncmp(t, "htab-init: modules loaded", 25))
+		return 1u << BM_MODULES;
 	if (!strncmp(t, "htab-init: restored at", 22))
 		return 1u << BM_RESTORED;
 	if (!strncmp(t, "reboot: Power down", 18))

@@ -19,6 +19,7 @@ enum boot_mark {
 	BM_AFTER_SMP,
 	BM_INIT,	/* the initramfs init's "htab-init: up at" */
 	BM_CPUS_ONLINE,	/* init's "htab-init: CPUs online" (after onlining any offline ones) */
+	BM_MODULES,	/* init's "htab-init: modules loaded" (the initramfs's virtio/9p modules) */
 	BM_RESTORED,	/* init's "htab-init: restored at" (--restore on: awake, reseeded) */
 	BM_POWER_OFF,	/* "reboot: Power down" */
 	BM_NR,

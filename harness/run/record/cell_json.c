@@ -326,6 +326,7 @@ static void add_boot_phases(const struct cell *cell, const struct boot_result *b
 					      : json_null());
 	json_object_set_new(o, "init_s", num_or_null(m[BM_INIT]));
 	json_object_set_new(o, "cpus_online_s", num_or_null(m[BM_CPUS_ONLINE]));
+	json_object_set_new(o, "modules_s", num_or_null(m[BM_MODULES]));
 	json_object_set_new(o, "restored_s", num_or_null(m[BM_RESTORED]));
 	json_object_set_new(o, "runner_s", num_or_null(h[0]));
 	json_object_set_new(o, "attached_s", num_or_null(h[1]));
