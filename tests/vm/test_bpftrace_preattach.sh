@@ -18,10 +18,11 @@ grep -q "htab-init: observers live ($ROOT/bpftrace/__pcpu_freelist_pop.bt)" "$d"
 	fail "the saved guest did not start the observer: $(grep -h htab-init "$d"/snap/*/console.log)"
 cell_dir c0 "$d/run" repeat=0
 cell_dir c1 "$d/run" repeat=1
+grep -q "live since the save: adopted" "$c0/guest.log" ||
+	fail "first cell adopted nothing: $(grep -h "runner: bpftrace" "$c0/guest.log")"
 expect_eq "first cell: engine" "$(jq -r "$pop.engine" "$c0/cell.json")" preattached
 expect_eq "first cell: form" "$(jq -r "$pop.form" "$c0/cell.json")" fentry
 expect_eq "first cell: callers" "$(jq -r "$pop.callers" "$c0/cell.json")" workers
-grep -q "live since the save: adopted" "$c0/guest.log" || fail "no adoption in $c0/guest.log"
 expect_cmp "first cell: pops timed" "$(jq "$pop.hists[\"@ns\"].count" "$c0/cell.json")" ">" 0
 # Its pops are this cell's workers' and no others: on a full map each
 # update pops once (and gets NULL), so as many as the module's updates.

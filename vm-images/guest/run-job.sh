@@ -137,14 +137,32 @@ bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
 # slow it) and empties the index, so only the first cell of a boot adopts.
 OBS=/run/obs
 # obs_adopt SCRIPT RUN ARG OUT: true with bt_pid set when a live one matches.
+# Init saw it live before the save; it still is if it runs. bpftrace 0.17
+# wakes from epoll_wait every 100 ms, so one look at its wchan can catch it
+# awake (a CI run adopted nothing so): obs_live gives it up to 3 s.
+obs_live() {
+	t=0
+	until bt_live "$1"; do
+		[ $t -lt 30 ] && running "$1" || return 1
+		sleep 0.1
+		t=$((t + 1))
+	done
+}
 obs_adopt() {
 	[ -f "$OBS/index" ] || return 1
 	while read -r s r a p; do
-		[ "$s $r $a" = "$1 $2 ${3:--}" ] && running "$p" && bt_live "$p" || continue
+		[ "$s $r $a" = "$1 $2 ${3:--}" ] || continue
+		b=${s##*/}
+		if ! running "$p"; then
+			log "runner: bpftrace $r saved live has exited: not adopted ($(head -c 300 "$OBS/${b%.bt}.stderr" 2>/dev/null))"
+			continue
+		elif ! obs_live "$p"; then
+			log "runner: bpftrace $r saved live is not in epoll_wait after 3 s (wchan $w): not adopted"
+			continue
+		fi
 		grep -vx "$s $r $a $p" "$OBS/index" > "$OBS/index.left"
 		mv "$OBS/index.left" "$OBS/index"
 		bt_pid=$p
-		b=${s##*/}
 		eval "obs_out_$p=\$4 obs_file_$p=\$OBS/\${b%.bt}"
 		log "runner: bpftrace $r live since the save: adopted (pid $p)"
 		return 0
