@@ -113,18 +113,23 @@ bt_launch() {
 	bpftrace -f json -o "$o.ndjson" "$s" "$@" 2> "$o.stderr" &
 	bt_pid=$!
 }
-bt_wait() {
+# bt_live_within PID TENTHS OUT: true once bpftrace PID is asleep in its
+# poll loop with attached_probes in OUT.ndjson, looking every 0.1 s; false
+# when it exits first or TENTHS looks pass (w: the last wchan seen).
+bt_live_within() {
 	t=0
-	until bt_live "$1" && grep -q attached_probes "$2.ndjson" 2>/dev/null; do
+	until bt_live "$1" && grep -q attached_probes "$3.ndjson" 2>/dev/null; do
+		[ $t -lt "$2" ] && running "$1" || return 1
 		sleep 0.1
 		t=$((t + 1))
-		if [ $t -ge $((ATTACH_TIMEOUT * 10)) ] || ! running "$1"; then
-			log "runner: bpftrace $3 did not attach in ${ATTACH_TIMEOUT}s: $(cat "$2.stderr")"
-			kill -KILL "$1" 2>/dev/null
-			wait "$1"
-			return 2
-		fi
 	done
+}
+bt_wait() {
+	bt_live_within "$1" $((ATTACH_TIMEOUT * 10)) "$2" && return 0
+	log "runner: bpftrace $3 did not attach in ${ATTACH_TIMEOUT}s: $(cat "$2.stderr")"
+	kill -KILL "$1" 2>/dev/null
+	wait "$1"
+	return 2
 }
 bt_start() { bt_launch "$1" "$2" && bt_wait "$bt_pid" "$1" "$2"; }
 
@@ -139,15 +144,7 @@ OBS=/run/obs
 # obs_adopt SCRIPT RUN ARG OUT: true with bt_pid set when a live one matches.
 # Init saw it live before the save; it still is if it runs. bpftrace 0.17
 # wakes from epoll_wait every 100 ms, so one look at its wchan can catch it
-# awake (a CI run adopted nothing so): obs_live gives it up to 3 s.
-obs_live() {
-	t=0
-	until bt_live "$1"; do
-		[ $t -lt 30 ] && running "$1" || return 1
-		sleep 0.1
-		t=$((t + 1))
-	done
-}
+# awake (a CI run adopted nothing so): it gets up to 3 s.
 obs_adopt() {
 	[ -f "$OBS/index" ] || return 1
 	while read -r s r a p; do
@@ -156,8 +153,8 @@ obs_adopt() {
 		if ! running "$p"; then
 			log "runner: bpftrace $r saved live has exited: not adopted ($(head -c 300 "$OBS/${b%.bt}.stderr" 2>/dev/null))"
 			continue
-		elif ! obs_live "$p"; then
-			log "runner: bpftrace $r saved live is not in epoll_wait after 3 s (wchan $w): not adopted"
+		elif ! bt_live_within "$p" 30 "$OBS/${b%.bt}"; then
+			log "runner: bpftrace $r saved live is not asleep in epoll_wait with attached_probes printed after 3 s (wchan $w): not adopted"
 			continue
 		fi
 		grep -vx "$s $r $a $p" "$OBS/index" > "$OBS/index.left"
