@@ -42,25 +42,6 @@ log() {
 }
 phase() { now; echo "$1=$now_s" >> "$cell/phases.env"; }
 
-# bt_live PID: true once bpftrace PID sleeps in its poll loop. bpftrace 0.17
-# prints attached_probes BEFORE it has attached; its probes are live only
-# when it reaches epoll_wait. Starting the stress earlier livelocked a vCPU
-# on the int3 of the ftrace site being patched (TCG, soft lockup seen in
-# bench/observer).
-# (read, a shell builtin: the wait polls it every 0.1 s, and under TCG a
-# fork+exec per poll would slow the start-up it waits for.)
-bt_live() { w=; read -r w 2>/dev/null < "/proc/$1/wchan"; [ "$w" = do_epoll_wait ]; }
-
-# running PID: the process exists and has not exited (a child that exited
-# stays a zombie until waited for, and kill -0 succeeds on a zombie).
-# (Builtins only, as bt_live: the attach wait asks every 0.1 s.)
-running() {
-	while read -r k v _; do
-		[ "$k" = State: ] && { [ "$v" != Z ]; return; }
-	done 2>/dev/null < "/proc/$1/status"
-	return 1
-}
-
 # bt_signal PID: ask bpftrace PID to print its maps and exit: SIGINT, or
 # for an AOT program (below) the start of AOT_STOP.
 bt_signal() {
@@ -112,17 +93,6 @@ bt_launch() {
 	shift 2
 	bpftrace -f json -o "$o.ndjson" "$s" "$@" 2> "$o.stderr" &
 	bt_pid=$!
-}
-# bt_live_within PID TENTHS OUT: true once bpftrace PID is asleep in its
-# poll loop with attached_probes in OUT.ndjson, looking every 0.1 s; false
-# when it exits first or TENTHS looks pass (w: the last wchan seen).
-bt_live_within() {
-	t=0
-	until bt_live "$1" && grep -q attached_probes "$3.ndjson" 2>/dev/null; do
-		[ $t -lt "$2" ] && running "$1" || return 1
-		sleep 0.1
-		t=$((t + 1))
-	done
 }
 bt_wait() {
 	bt_live_within "$1" $((ATTACH_TIMEOUT * 10)) "$2" && return 0
