@@ -201,14 +201,22 @@ static int migrate_to_file(const char *dir, char *err, size_t errlen)
 	q = shell_quote(state);
 	args = q ? json_pack("{s:s+}", "uri", "exec:cat > ", q) : NULL;
 	free(q);
-	/*
-	 * Not stopped first: a guest saved stopped is restored stopped. The
-	 * guest waits in a read, so the few pages it dirties converge at once.
-	 */
 	if (!args)
 		goto out;
 	/* A boot stall probe (save_stalled) may have negotiated already. */
 	qmp_negotiate(&m, 10);
+	/*
+	 * Stopped first, so the state is one instant of the guest. Migrated
+	 * live (its timers and a preattached bpftrace running), a 96-vCPU
+	 * TCG guest was saved so that every restore of that file oopsed in
+	 * rcu_preempt (RIP 0x1, rcu_gp_fqs_loop) before its runner: a torn
+	 * stack page is the likely cause (the live pass races the vCPUs).
+	 * The save boot's migration.store-global-state=off (qemu_argv.c)
+	 * keeps the stop out of the state: the restore runs at once.
+	 */
+	if (!(r = qmp_call(&m, "stop", NULL, 10, err, errlen)))
+		goto out;
+	json_decref(r);
 	if (!(r = qmp_call(&m, "migrate", args, 10, err, errlen)))
 		goto out;
 	json_decref(r);

@@ -251,8 +251,15 @@ static int add_restore(struct strv *a, const struct qemu_cfg *c)
 	r |= strv_push(a, "virtserialport,chardev=ctl,name=htab.ctl");
 	r |= strv_push(a, "-device");
 	r |= strv_push(a, "vmgenid,guid=auto");
-	if (c->restore == QR_SAVE)
+	if (c->restore == QR_SAVE) {
+		/*
+		 * The save stops the guest before migrating it (snapshot.c):
+		 * without the run state in the file, the restore starts it.
+		 */
+		r |= strv_push(a, "-global");
+		r |= strv_push(a, "migration.store-global-state=off");
 		return r;
+	}
 	r |= strv_push(a, "-incoming");
 	r |= strv_pushf(a, "fd:%d", QEMU_STATE_FD);
 	return r;

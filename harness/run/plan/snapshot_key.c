@@ -17,7 +17,8 @@
 #include "run/plan/paths.h"
 #include "run/plan/snapshot_key.h"
 
-#define KEY_VERSION "htab-torture snapshot 1"
+/* 2: saved stopped (snapshot.c migrate_to_file); a live-saved file may be torn. */
+#define KEY_VERSION "htab-torture snapshot 2"
 
 void snapshot_cache_dir(const char *root, char *out, size_t n)
 {
