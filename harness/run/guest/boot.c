@@ -106,10 +106,11 @@ int boot_kill_group(pid_t pid)
 	int st;
 
 	kill(-pid, SIGTERM);
-	for (int i = 0; i < 30; i++) {
+	/* QEMU leaves within ~0.1 s of SIGTERM: looked for every 10 ms, 3 s at most. */
+	for (int i = 0; i < 300; i++) {
 		if (waitpid(pid, &st, WNOHANG) == pid)
 			return st;
-		usleep(100000);
+		usleep(10000);
 	}
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -295,22 +296,13 @@ int boot_split_console(struct boot *b, long long cut, const char *path)
 
 void boot_stop(struct boot *b)
 {
-	char path[PATH_MAX + 32];
-	int st;
-
 	if (!b->pid)
 		return;
-	snprintf(path, sizeof(path), "%s/cmd.%d", b->dir, b->cells + 1);
-	write_file_atomic(path, "stop\n", 5);
-	/* Its cells' results are in: a second to power off, then QEMU goes. */
-	for (int i = 0; i < 10; i++) {
-		if (waitpid(b->pid, &st, WNOHANG) == b->pid) {
-			b->pid = 0;
-			boot_monitor_remove(b->dir);
-			return;
-		}
-		usleep(100000);
-	}
+	/*
+	 * Its cells' results are in (their files, console parts and cell.json):
+	 * nothing the guest does from here on is recorded, so QEMU goes now
+	 * instead of after the guest's poweroff (0.3-0.6 s a boot under TCG).
+	 */
 	boot_kill_group(b->pid);
 	b->pid = 0;
 	boot_monitor_remove(b->dir);
