@@ -11,13 +11,9 @@ d=$(fresh_dir boot_stall_probe)
 fake=$d/fake-qemu
 cat > "$fake" <<'EOS'
 #!/usr/bin/env python3
-import json, os, sys, time
-con = qmp = None
-for prev, a in zip(sys.argv, sys.argv[1:]):
-    if prev == "-chardev" and a.startswith("file,id=con,path="):
-        con = a.split("path=", 1)[1]
-    if prev == "-chardev" and a.startswith("pipe,id=qmp,path="):
-        qmp = a.split("path=", 1)[1]
+import os, sys
+from fake_qemu import chardev, serve_monitor
+con = chardev(sys.argv, "file", "con")
 with open(os.environ["FAKE_LOG"], "a") as f:
     f.write("boot\n")
 boots = sum(1 for _ in open(os.environ["FAKE_LOG"]))
@@ -29,30 +25,22 @@ if boots > 1:
 with open(con, "w") as f:
     f.write("[    0.741956] smp: Bringing up secondary CPUs ...\n")
 mode = os.environ["FAKE_MODE"]
-inp = os.fdopen(os.open(qmp + ".in", os.O_RDWR), "r")
-out = os.open(qmp + ".out", os.O_RDWR)
-qlog = open(os.environ["FAKE_QMP"], "a")
-def send(o):
-    os.write(out, (json.dumps(o) + "\n").encode())
-send({"QMP": {"version": {}, "capabilities": []}})
 stops = 0
-for line in inp:
-    req = json.loads(line)
-    cmd = req["execute"]
-    qlog.write(cmd + "\n"); qlog.flush()
-    if cmd == "stop":
+def answer(req):
+    global stops
+    if req["execute"] == "stop":
         stops += 1
-    if cmd == "human-monitor-command":
+    if req["execute"] == "human-monitor-command":
         cpu = req["arguments"]["cpu-index"]
         # stall: every vCPU at the int3 entry; moving: each elsewhere at each stop
         ip = 0xffffffff81c00ba0 if mode == "stall" else 0xffffffff81000000 + 0x100 * cpu + 0x10000 * stops
-        send({"return": "RAX=0000000000000000 RSP=ffffc90000013e48\n"
-                        "RIP=%016x RFL=00000046 [-----P-] CPL=0 II=0 A20=1 SMM=0 HLT=0\n" % ip})
-    else:
-        send({"return": {}})
+        return ("RAX=0000000000000000 RSP=ffffc90000013e48\n"
+                "RIP=%016x RFL=00000046 [-----P-] CPL=0 II=0 A20=1 SMM=0 HLT=0\n" % ip)
+    return None
+serve_monitor(chardev(sys.argv, "pipe", "qmp"), os.environ["FAKE_QMP"], answer)
 EOS
 chmod +x "$fake"
-export HTAB_QEMU=$fake FAKE_LOG=$d/calls
+export HTAB_QEMU=$fake FAKE_LOG=$d/calls PYTHONPATH=$ROOT/tests/fixtures/qemu
 n=$(( $(nproc) * 2 ))
 
 for mode in stall moving; do

@@ -12,41 +12,26 @@ fake=$d/fake-qemu
 cat > "$fake" <<'EOS'
 #!/usr/bin/env python3
 import json, os, subprocess, sys
-ret = qmp = None
-for prev, a in zip(sys.argv, sys.argv[1:]):
-    if prev == "-chardev" and a.startswith("file,id=ret,path="):
-        ret = a.split("path=", 1)[1]
-    if prev == "-chardev" and a.startswith("pipe,id=qmp,path="):
-        qmp = a.split("path=", 1)[1]
+from fake_qemu import chardev, serve_monitor
 restore = "-incoming" in sys.argv
 with open(os.environ["FAKE_LOG"], "a") as f:
     f.write(("restore" if restore else "save") + " " + json.dumps(sys.argv[1:]) + "\n")
 if restore:
     sys.exit(0)
-with open(ret, "w") as f:
+with open(chardev(sys.argv, "file", "ret"), "w") as f:
     f.write("ready\n")
-inp = os.fdopen(os.open(qmp + ".in", os.O_RDWR), "r")
-out = os.open(qmp + ".out", os.O_RDWR)
-qlog = open(os.environ["FAKE_QMP"], "a")
-def send(o):
-    os.write(out, (json.dumps(o) + "\n").encode())
-send({"QMP": {"version": {}, "capabilities": []}})
-for line in inp:
-    req = json.loads(line)
-    cmd = req["execute"]
-    qlog.write(cmd + "\n"); qlog.flush()
-    if cmd == "migrate":
+def answer(req):
+    if req["execute"] == "migrate":
         uri = req["arguments"]["uri"]
         subprocess.run(["sh", "-c", uri[len("exec:"):]], input=b"a saved guest\n", check=True)
-    if cmd == "query-migrate":
-        send({"return": {"status": "completed"}})
-    else:
-        send({"return": {}})
-    if cmd == "quit":
-        sys.exit(0)
+    if req["execute"] == "query-migrate":
+        return {"status": "completed"}
+    return None
+serve_monitor(chardev(sys.argv, "pipe", "qmp"), os.environ["FAKE_QMP"], answer)
 EOS
 chmod +x "$fake"
 export HTAB_QEMU=$fake FAKE_LOG=$d/calls FAKE_QMP=$d/qmp HTAB_SNAPSHOT_CACHE=$d/snapshots
+export PYTHONPATH=$ROOT/tests/fixtures/qemu
 "$HT" run --cpus 2 --accel tcg --bpftrace none --duration 1 --lpj off --pvh off --lz4 off \
 	--restore on --crash-grace 0 --out "$d/run" > "$d/run.out" 2>&1
 grep -q "snapshot .*: saved" "$d/run.out" || fail "no guest saved: $(cat "$d/run.out")"
