@@ -36,10 +36,16 @@ expect_eq "none" "$(v "$none")" "PASS | "
 expect_eq "warn" "$(v "$warn")" "CRASH | WARNING in test_warning"
 expect_eq "warn still ran the module" "$(jq -r .module_result "$warn/cell.json")" SUCCESS
 expect_eq "warn: the guest said" "$(jq -r .boot.state_after "$warn/cell.json")" taint-512
-expect_eq "none is its boot's first" "$(boot_of "$none")" "${none##*/}.1 1"
-expect_eq "the panic ran in the same boot" "$(boot_of "$panic")" "${none##*/}.1 2"
-expect_eq "the hang booted a fresh guest" "$(boot_of "$hang")" "${hang##*/}.1 1"
-expect_eq "the warn booted a fresh guest" "$(boot_of "$warn")" "${warn##*/}.1 1"
+# A boot that stalled under TCG before its runner is booted again as
+# NAME.2 (verdict_boot_retry; seen once at 2 vCPUs in a CI): the cell
+# that boots it says so (boot_retried), and its boot counts twice.
+attempt() { jq -r 'if .boot_retried then 2 else 1 end' "$1/cell.json"; }
+retried=0
+for c in "$none" "$hang" "$warn"; do retried=$((retried + $(attempt "$c") - 1)); done
+expect_eq "none is its boot's first" "$(boot_of "$none")" "${none##*/}.$(attempt "$none") 1"
+expect_eq "the panic ran in the same boot" "$(boot_of "$panic")" "${none##*/}.$(attempt "$none") 2"
+expect_eq "the hang booted a fresh guest" "$(boot_of "$hang")" "${hang##*/}.$(attempt "$hang") 1"
+expect_eq "the warn booted a fresh guest" "$(boot_of "$warn")" "${warn##*/}.$(attempt "$warn") 1"
 for c in "$none" "$panic" "$hang" "$warn"; do own_job_only "$c"; done
 expect_eq "the PASS before the panic: the boot went on" "$(jq .boot.went_on "$none/cell.json")" true
 expect_eq "... and QEMU did not exit then" "$(jq .qemu_exit "$none/cell.json")" null
@@ -47,7 +53,7 @@ pc=$panic/console.log
 expect_eq "the panic's console part" "$("$HT" scan "$pc")" "$pc: panic: kernel panic: sysrq triggered crash"
 grep -q 'htab-init: up at' "$pc" && fail "the panic's console part holds the boot"
 grep -q 'htab-init: up at' "$none/console.log" || fail "the boot's first cell's console part lacks the boot"
-expect_eq "boots" "$(ls "$r/boots" | wc -l)" 3
+expect_eq "boots" "$(ls "$r/boots" | wc -l)" $((3 + retried))
 expect_eq "summary cells" "$(jq '.cells | length' "$r/summary.json")" 4
 # The second cell of a boot paid no boot: the runner starts within seconds of it being sent.
 expect_cmp "panic: host s to its runner" "$(jq .host_timings.boot_s "$panic/cell.json")" "<" 5
